@@ -1,0 +1,39 @@
+"""The registry: every game the kit knows, built from its data file. The one table the harness reads."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, Mapping
+
+import yaml
+
+from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
+                   RuleViolation)
+from .beacon_lines import BeaconLines
+from .lantern_quay import LanternQuay
+
+__all__ = ["GAMES", "Game", "GameInfo", "RuleViolation", "IllegalAction", "MalformedAction",
+           "BadSetup", "JSON", "get_game", "load_data"]
+
+
+def load_data(name: str) -> Mapping[str, Any]:
+    """The bundled data file of game ``name`` (board, tables, rulesets)."""
+    text = resources.files(__package__).joinpath("data", f"{name}.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+GAMES: dict[str, Game[Any, Any]] = {
+    engine.info.name: engine
+    for engine in (
+        BeaconLines(load_data("beacon-lines")),
+        LanternQuay(load_data("lantern-quay")),
+    )
+}
+
+
+def get_game(name: str) -> Game[Any, Any]:
+    """The registered engine called ``name``. Raises BadSetup (code ``unknown-game``)."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise BadSetup("unknown-game", f"no game {name!r} (known: {', '.join(sorted(GAMES))})") from None

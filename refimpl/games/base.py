@@ -1,0 +1,140 @@
+"""The one engine surface every game implements, and the typed errors it raises.
+
+An engine is pure: no I/O, no clock, no random generator. States are immutable values; ``apply``
+returns a new state, so an illegal action can never leave a half-changed state behind. Dice and
+other chance events are ordinary actions chosen by the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+JSON = Any  # a JSON-compatible value: dict, list, str, int, bool or None
+
+
+class RuleViolation(Exception):
+    """An action or request the rules do not allow. ``code`` is stable and documented in the spec."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class IllegalAction(RuleViolation):
+    """A well-formed action that the rules forbid in this state (e.g. ``illegal-target``)."""
+
+
+class MalformedAction(RuleViolation):
+    """An action that is not an action of this game at all (wrong shape, unknown type or name)."""
+
+
+class BadSetup(RuleViolation):
+    """A game cannot be created: unknown ruleset, bad seed or bad setup."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The declarative metadata block at the top of every game module."""
+
+    name: str  # registry key, also the folder name under specs/, features/ and traces/
+    title: str
+    source: str  # the seed document in ../shared/seeds/
+    rule_prefix: str  # every rule ID of this game starts with it, e.g. "BL"
+    players: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    default_ruleset: str
+    simultaneous: bool  # one joint action per round rather than turns
+    chance: bool  # some actions are chance actions (dice) chosen by the caller
+    results: tuple[str, ...]  # every value ``outcome`` can return once the game is over
+
+    @property
+    def spec(self) -> str:
+        return f"specs/{self.name}.md"
+
+    @property
+    def feature(self) -> str:
+        return f"features/{self.name}.feature"
+
+    @property
+    def traces(self) -> str:
+        return f"traces/{self.name}"
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Game(Generic[S, A]):
+    """Base class of every engine. Subclasses fill in the rules; the harness only uses this surface."""
+
+    info: ClassVar[GameInfo]
+
+    # --- creating and restarting -------------------------------------------------------------
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> S:
+        """The start state. Raises BadSetup for an unknown ruleset or a setup this game cannot use."""
+        raise NotImplementedError
+
+    def restart(self, state: S) -> S:
+        """The start state of the same ruleset, seed and setup."""
+        raise NotImplementedError
+
+    # --- actions -----------------------------------------------------------------------------
+    def parse_action(self, data: JSON) -> A:
+        """Turn the JSON form of an action into an action value. Raises MalformedAction."""
+        raise NotImplementedError
+
+    def action_json(self, action: A) -> JSON:
+        """The JSON form of an action (the inverse of ``parse_action``)."""
+        return action.to_json()  # type: ignore[attr-defined]
+
+    def legal_actions(self, state: S) -> list[A]:
+        """Every action the rules allow now, chance actions included, in a stable order."""
+        raise NotImplementedError
+
+    def apply(self, state: S, action: A) -> S:
+        """The state after ``action``. Raises IllegalAction (state untouched: states are immutable)."""
+        raise NotImplementedError
+
+    def is_chance(self, state: S) -> bool:
+        """True when the next action is chosen by chance (a roll) rather than by a player."""
+        return False
+
+    # --- looking at a state ------------------------------------------------------------------
+    def view(self, state: S, observer: str | None = None) -> dict[str, JSON]:
+        """The canonical JSON view of ``state`` (as the spec and traces write it)."""
+        raise NotImplementedError
+
+    def from_view(self, view: Mapping[str, JSON]) -> S:
+        """Rebuild a state from its full view. Raises BadSetup when the view is not one of this game."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> str | None:
+        """None while the game goes on, else one of ``info.results``."""
+        raise NotImplementedError
+
+    # --- helpers shared by the engines -------------------------------------------------------
+    def _ruleset(self, ruleset: str | None) -> str:
+        name = self.info.default_ruleset if ruleset is None else ruleset
+        if name not in self.info.rulesets:
+            raise BadSetup("unknown-ruleset",
+                           f"{self.info.name} has no ruleset {name!r} (known: {', '.join(self.info.rulesets)})")
+        return name
+
+    def _no_setup(self, setup: Mapping[str, JSON] | None) -> None:
+        if setup:
+            raise BadSetup("bad-setup", f"{self.info.name} takes no setup, got keys {sorted(setup)}")
+
+
+def expect_mapping(data: JSON, keys: Sequence[str], what: str) -> Mapping[str, JSON]:
+    """Check that ``data`` is a mapping with exactly ``keys``. Raises MalformedAction."""
+    if not isinstance(data, Mapping):
+        raise MalformedAction("malformed-action", f"{what} must be a mapping, got {data!r}")
+    missing = [k for k in keys if k not in data]
+    extra = sorted(k for k in data if k not in keys)
+    if missing or extra:
+        raise MalformedAction("malformed-action",
+                              f"{what} needs keys {list(keys)}; missing {missing}, unexpected {extra}")
+    return data

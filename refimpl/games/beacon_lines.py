@@ -1,0 +1,255 @@
+"""Beacon Lines: a seven-region territory game with simultaneous claims (spec: specs/beacon-lines.md).
+
+A round is one joint action: one claim per faction, both chosen from the control snapshot taken at
+the start of the round, then revealed together. Claims add permanent markers; control of a non-Home
+region is recomputed by strict majority after every round, then the factions score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any, Mapping
+
+from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
+                   expect_mapping)
+
+INFO = GameInfo(
+    name="beacon-lines",
+    title="Beacon Lines",
+    source="000_513e53902abb04a8.txt",
+    rule_prefix="BL",
+    players=("red", "blue"),
+    rulesets=("v0", "v1"),
+    default_ruleset="v1",
+    simultaneous=True,
+    chance=False,
+    results=("red", "blue", "draw"),
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The joint action of one round: the region each faction claims (``targets[faction]``).
+
+    A faction's entry may hold more than one region only so that a build which accepts a second
+    claim can be asked about it; the rules reject it (``one-claim-per-round``).
+    """
+
+    targets: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def of(cls, **targets: str) -> "Claim":
+        return cls(tuple((f, (r,)) for f, r in targets.items()))
+
+    def to_json(self) -> JSON:
+        return {"type": "claim",
+                "claims": {f: (rs[0] if len(rs) == 1 else list(rs)) for f, rs in self.targets}}
+
+
+@dataclass(frozen=True)
+class Board:
+    """The map and numbers of one ruleset, read from data/beacon-lines.yaml."""
+
+    factions: tuple[str, ...]
+    regions: tuple[str, ...]
+    names: Mapping[str, str]
+    homes: Mapping[str, str]  # home region -> owning faction
+    neighbours: Mapping[str, frozenset[str]]
+    values: Mapping[str, int]
+    rounds: int
+    min_score: int
+    min_lead: int
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], ruleset: str) -> "Board":
+        regions = tuple(r["id"] for r in data["regions"])
+        neighbours: dict[str, set[str]] = {r: set() for r in regions}
+        for a, b in data["edges"]:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        values = {r["id"]: int(r["value"]) for r in data["regions"]}
+        values.update(data["rulesets"][ruleset].get("values", {}))
+        return cls(
+            factions=tuple(data["factions"]),
+            regions=regions,
+            names={r["id"]: r["name"] for r in data["regions"]},
+            homes={r["id"]: r["owner"] for r in data["regions"] if r["kind"] == "home"},
+            neighbours={r: frozenset(n) for r, n in neighbours.items()},
+            values=values,
+            rounds=int(data["rounds"]),
+            min_score=int(data["win"]["min_score"]),
+            min_lead=int(data["win"]["min_lead"]),
+        )
+
+    @property
+    def contested(self) -> tuple[str, ...]:
+        """The non-Home regions, in table order: the only regions that carry markers."""
+        return tuple(r for r in self.regions if r not in self.homes)
+
+
+@dataclass(frozen=True)
+class State:
+    ruleset: str
+    round: int  # the round being played; once the game is over, the round it ended in
+    markers: tuple[tuple[str, tuple[int, ...]], ...]  # region -> markers per faction (board order)
+    result: str | None = None
+
+    def marker_counts(self) -> dict[str, tuple[int, ...]]:
+        return dict(self.markers)
+
+
+class BeaconLines(Game[State, Claim]):
+    info = INFO
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.boards = {rs: Board.from_data(data, rs) for rs in INFO.rulesets}
+
+    # --- creating ----------------------------------------------------------------------------
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        name = self._ruleset(ruleset)
+        self._no_setup(setup)
+        board = self.boards[name]
+        empty = tuple(0 for _ in board.factions)
+        return State(ruleset=name, round=1, markers=tuple((r, empty) for r in board.contested))
+
+    def restart(self, state: State) -> State:
+        return self.new_state(state.ruleset)
+
+    # --- rules -------------------------------------------------------------------------------
+    def control(self, state: State) -> dict[str, str | None]:
+        """Who controls each region: Homes by ownership, others by strict marker majority."""
+        board = self.boards[state.ruleset]
+        owners: dict[str, str | None] = {}
+        counts = state.marker_counts()
+        for region in board.regions:
+            if region in board.homes:
+                owners[region] = board.homes[region]
+                continue
+            per = counts[region]
+            top = max(per)
+            leaders = [f for f, n in zip(board.factions, per) if n == top]
+            owners[region] = leaders[0] if top > 0 and len(leaders) == 1 else None
+        return owners
+
+    def scores(self, state: State) -> dict[str, int]:
+        """Each faction's score: the sum of the values of the regions it controls."""
+        board = self.boards[state.ruleset]
+        totals = {f: 0 for f in board.factions}
+        for region, owner in self.control(state).items():
+            if owner is not None:
+                totals[owner] += board.values[region]
+        return totals
+
+    def targets(self, state: State, faction: str) -> list[str]:
+        """Legal claims for ``faction``: non-Home regions adjacent to a region it controls now."""
+        board = self.boards[state.ruleset]
+        if state.result is not None:
+            return []
+        held = [r for r, owner in self.control(state).items() if owner == faction]
+        reachable = set().union(*(board.neighbours[r] for r in held))
+        return [r for r in board.contested if r in reachable]
+
+    def legal_actions(self, state: State) -> list[Claim]:
+        board = self.boards[state.ruleset]
+        per_faction = [self.targets(state, f) for f in board.factions]
+        if not all(per_faction):
+            return []
+        return [Claim(tuple((f, (r,)) for f, r in zip(board.factions, combo)))
+                for combo in product(*per_faction)]
+
+    def parse_action(self, data: JSON) -> Claim:
+        action = expect_mapping(data, ("type", "claims"), "a Beacon Lines action")
+        if action["type"] != "claim":
+            raise MalformedAction("unknown-action",
+                                  f"Beacon Lines has one action type, 'claim'; got {action['type']!r}")
+        claims = action["claims"]
+        if not isinstance(claims, Mapping) or not all(isinstance(f, str) for f in claims):
+            raise MalformedAction("malformed-action", f"claims must map faction to region, got {claims!r}")
+        targets = []
+        for faction, value in claims.items():
+            regions = value if isinstance(value, list) else [value]
+            if not regions or not all(isinstance(r, str) for r in regions):
+                raise MalformedAction("malformed-action",
+                                      f"the claim of {faction!r} must be a region name, got {value!r}")
+            targets.append((faction, tuple(regions)))
+        return Claim(tuple(targets))
+
+    def apply(self, state: State, action: Claim) -> State:
+        board = self.boards[state.ruleset]
+        if state.result is not None:
+            raise IllegalAction("game-over", f"the game ended in round {state.round}")
+        claims = dict(action.targets)
+        for faction in claims:
+            if faction not in board.factions:
+                raise IllegalAction("unknown-faction", f"no faction {faction!r} (factions: "
+                                    f"{', '.join(board.factions)})")
+        chosen: dict[str, str] = {}
+        for faction in board.factions:
+            if faction not in claims:
+                raise IllegalAction("missing-claim", f"{faction} made no claim this round")
+            regions = claims[faction]
+            if len(regions) != 1:
+                raise IllegalAction("one-claim-per-round",
+                                    f"{faction} claimed {len(regions)} regions; exactly one claim per round")
+            region = regions[0]
+            if region not in board.names:
+                raise IllegalAction("unknown-region", f"{faction} claimed {region!r}, which is not a region")
+            # Every faction's legality is judged on the same start-of-round snapshot: ``state``.
+            if region not in self.targets(state, faction):
+                raise IllegalAction("illegal-target",
+                                    f"{faction} cannot claim {board.names[region]}: it is a Home or not "
+                                    f"adjacent to a region {faction} controls at the start of round "
+                                    f"{state.round}")
+            chosen[faction] = region
+        counts = state.marker_counts()
+        for i, faction in enumerate(board.factions):
+            per = list(counts[chosen[faction]])
+            per[i] += 1
+            counts[chosen[faction]] = tuple(per)
+        after = replace(state, markers=tuple((r, counts[r]) for r in board.contested))
+        return self._finish_round(after)
+
+    def _finish_round(self, state: State) -> State:
+        """Score, then the win check; move on to the next round or end the game."""
+        board = self.boards[state.ruleset]
+        scores = self.scores(state)
+        ranked = sorted(scores.values(), reverse=True)
+        best = max(scores, key=scores.__getitem__)
+        lead = ranked[0] - ranked[1]
+        if scores[best] >= board.min_score and lead >= board.min_lead:
+            return replace(state, result=best)
+        if state.round >= board.rounds:
+            return replace(state, result=best if lead > 0 else "draw")
+        return replace(state, round=state.round + 1)
+
+    def outcome(self, state: State) -> str | None:
+        return state.result
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        board = self.boards[state.ruleset]
+        return {
+            "game": INFO.name,
+            "ruleset": state.ruleset,
+            "round": state.round,
+            "markers": {r: dict(zip(board.factions, per)) for r, per in state.markers},
+            "control": self.control(state),
+            "scores": self.scores(state),
+            "result": state.result,
+        }
+
+    def from_view(self, view: Mapping[str, JSON]) -> State:
+        try:
+            board = self.boards[self._ruleset(view["ruleset"])]
+            markers = tuple((r, tuple(int(view["markers"][r][f]) for f in board.factions))
+                            for r in board.contested)
+            state = State(ruleset=view["ruleset"], round=int(view["round"]), markers=markers,
+                          result=view["result"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadSetup("bad-view", f"not a Beacon Lines view: {exc!r}") from exc
+        if self.view(state) != dict(view):
+            raise BadSetup("bad-view", "the view's derived fields (control, scores) do not match its markers")
+        return state

@@ -1,0 +1,242 @@
+"""Lantern Quay: three d6, three action slots, three rounds to light three lenses (spec: specs/lantern-quay.md).
+
+A round is a chance action (the roll of three dice) followed by three placements, one die to each
+slot. Under ``v1`` the placements are locked first and then resolve in the printed order Salvage,
+Forge, Install; under ``v0`` (the draft) each die resolves the moment it is placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any, Mapping
+
+from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
+                   expect_mapping)
+
+INFO = GameInfo(
+    name="lantern-quay",
+    title="Lantern Quay",
+    source="001_06b993e4f8157fb3.txt",
+    rule_prefix="LQ",
+    players=("keeper",),
+    rulesets=("v0", "v1"),
+    default_ruleset="v1",
+    simultaneous=False,
+    chance=True,
+    results=("restored", "incomplete"),
+)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance action: the faces of the three dice, in the order they were rolled."""
+
+    dice: tuple[int, ...]
+
+    def to_json(self) -> JSON:
+        return {"type": "roll", "dice": list(self.dice)}
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put one unplaced die showing ``face`` on ``slot``. Dice with equal faces are interchangeable."""
+
+    slot: str
+    face: int
+
+    def to_json(self) -> JSON:
+        return {"type": "place", "slot": self.slot, "face": self.face}
+
+
+Action = Roll | Place
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The numbers of data/lantern-quay.yaml, as the engine uses them."""
+
+    start: Mapping[str, int]
+    rounds: int
+    lenses: int
+    dice: int
+    faces: int
+    slots: tuple[str, ...]
+    salvage: Mapping[int, int]
+    forge: Mapping[int, tuple[int, int] | None]  # face -> (brass paid, modules made)
+    install_min_face: int
+    install_modules: int
+    install_lenses: int
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Tables":
+        forge = {int(face): (None if row is None else (int(row["brass"]), int(row["modules"])))
+                 for face, row in data["forge"].items()}
+        return cls(start=dict(data["start"]), rounds=int(data["rounds"]), lenses=int(data["lenses"]),
+                   dice=int(data["dice"]), faces=int(data["faces"]), slots=tuple(data["slots"]),
+                   salvage={int(f): int(b) for f, b in data["salvage"].items()}, forge=forge,
+                   install_min_face=int(data["install"]["min_face"]),
+                   install_modules=int(data["install"]["modules"]),
+                   install_lenses=int(data["install"]["lenses"]))
+
+
+@dataclass(frozen=True)
+class State:
+    ruleset: str
+    round: int  # the round being played; once the game is over, the last round
+    brass: int
+    modules: int
+    lenses: int
+    dice: tuple[int, ...] = ()  # rolled this round and not yet placed, in roll order
+    placed: tuple[tuple[str, int], ...] = ()  # slot -> face, in slot order
+    result: str | None = None
+
+    @property
+    def phase(self) -> str:
+        if self.result is not None:
+            return "over"
+        return "place" if self.dice else "roll"
+
+
+class LanternQuay(Game[State, Action]):
+    info = INFO
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.tables = Tables.from_data(data)
+        self.timing = {rs: data["rulesets"][rs]["timing"] for rs in INFO.rulesets}
+
+    # --- creating ----------------------------------------------------------------------------
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        name = self._ruleset(ruleset)
+        self._no_setup(setup)
+        s = self.tables.start
+        return State(ruleset=name, round=s["round"], brass=s["brass"], modules=s["modules"],
+                     lenses=s["lenses"])
+
+    def restart(self, state: State) -> State:
+        return self.new_state(state.ruleset)
+
+    # --- actions -----------------------------------------------------------------------------
+    def parse_action(self, data: JSON) -> Action:
+        if not isinstance(data, Mapping) or "type" not in data:
+            raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
+        if data["type"] == "roll":
+            action = expect_mapping(data, ("type", "dice"), "a roll")
+            dice = action["dice"]
+            if not isinstance(dice, list) or not all(type(d) is int for d in dice):
+                raise MalformedAction("malformed-action", f"dice must be a list of integers, got {dice!r}")
+            return Roll(tuple(dice))
+        if data["type"] == "place":
+            action = expect_mapping(data, ("type", "slot", "face"), "a placement")
+            if not isinstance(action["slot"], str) or type(action["face"]) is not int:
+                raise MalformedAction("malformed-action", f"slot must be a name and face an integer: {data!r}")
+            return Place(action["slot"], action["face"])
+        raise MalformedAction("unknown-action",
+                              f"Lantern Quay actions are 'roll' and 'place'; got {data['type']!r}")
+
+    def is_chance(self, state: State) -> bool:
+        return state.phase == "roll"
+
+    def legal_actions(self, state: State) -> list[Action]:
+        t = self.tables
+        if state.phase == "roll":
+            return [Roll(d) for d in product(range(1, t.faces + 1), repeat=t.dice)]
+        if state.phase == "place":
+            taken = dict(state.placed)
+            return [Place(slot, face) for slot in t.slots if slot not in taken
+                    for face in sorted(set(state.dice))]
+        return []
+
+    def apply(self, state: State, action: Action) -> State:
+        t = self.tables
+        if state.phase == "over":
+            raise IllegalAction("game-over", f"the game ended after round {state.round}")
+        if isinstance(action, Roll):
+            if state.phase != "roll":
+                raise IllegalAction("wrong-phase", f"round {state.round}: place the rolled dice "
+                                    f"{list(state.dice)} before rolling again")
+            if len(action.dice) != t.dice:
+                raise IllegalAction("wrong-dice-count", f"a roll is exactly {t.dice} dice, got {len(action.dice)}")
+            bad = [d for d in action.dice if not 1 <= d <= t.faces]
+            if bad:
+                raise IllegalAction("bad-face", f"a d{t.faces} shows 1 to {t.faces}, got {bad}")
+            return replace(state, dice=action.dice)
+        if state.phase != "place":
+            raise IllegalAction("wrong-phase", f"round {state.round}: roll the dice before placing one")
+        if action.slot not in t.slots:
+            raise IllegalAction("unknown-slot", f"no slot {action.slot!r} (slots: {', '.join(t.slots)})")
+        if action.slot in dict(state.placed):
+            raise IllegalAction("slot-taken", f"{action.slot} already holds a die this round")
+        if action.face not in state.dice:
+            raise IllegalAction("no-such-die", f"no unplaced die shows {action.face} "
+                                f"(unplaced: {list(state.dice)})")
+        dice = list(state.dice)
+        dice.remove(action.face)
+        placed = sorted(state.placed + ((action.slot, action.face),), key=lambda p: t.slots.index(p[0]))
+        after = replace(state, dice=tuple(dice), placed=tuple(placed))
+        if self.timing[state.ruleset] == "on-placement":
+            after = self._resolve(after, action.slot, action.face)
+        if len(after.placed) < len(t.slots):
+            return after
+        if self.timing[state.ruleset] == "locked":
+            placed = dict(after.placed)
+            for slot in t.slots:  # printed order, whatever order the dice were put down in
+                after = self._resolve(after, slot, placed[slot])
+        return self._end_round(after)
+
+    def _resolve(self, state: State, slot: str, face: int) -> State:
+        """One slot's effect for one die, on the current stock."""
+        t = self.tables
+        if slot == "salvage":
+            return replace(state, brass=state.brass + t.salvage[face])
+        if slot == "forge":
+            deal = t.forge[face]
+            if deal is None or state.brass < deal[0]:
+                return state  # all or nothing: an unaffordable Forge spends nothing and makes nothing
+            return replace(state, brass=state.brass - deal[0], modules=state.modules + deal[1])
+        if face >= t.install_min_face and state.modules >= t.install_modules:
+            return replace(state, modules=state.modules - t.install_modules,
+                           lenses=state.lenses + t.install_lenses)
+        return state
+
+    def _end_round(self, state: State) -> State:
+        """Dice do not carry over; brass and modules do. After the last round the game is decided."""
+        t = self.tables
+        cleared = replace(state, dice=(), placed=())
+        if state.round < t.rounds:
+            return replace(cleared, round=state.round + 1)
+        return replace(cleared, result="restored" if state.lenses >= t.lenses else "incomplete")
+
+    def outcome(self, state: State) -> str | None:
+        return state.result
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        placed = dict(state.placed)
+        return {
+            "game": INFO.name,
+            "ruleset": state.ruleset,
+            "round": state.round,
+            "phase": state.phase,
+            "brass": state.brass,
+            "modules": state.modules,
+            "lenses": state.lenses,
+            "dice": list(state.dice),
+            "placed": {slot: placed.get(slot) for slot in self.tables.slots},
+            "result": state.result,
+        }
+
+    def from_view(self, view: Mapping[str, JSON]) -> State:
+        try:
+            order = [s for s in self.tables.slots if view["placed"][s] is not None]
+            state = State(ruleset=self._ruleset(view["ruleset"]), round=int(view["round"]),
+                          brass=int(view["brass"]), modules=int(view["modules"]), lenses=int(view["lenses"]),
+                          dice=tuple(int(d) for d in view["dice"]),
+                          placed=tuple((s, int(view["placed"][s])) for s in order), result=view["result"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadSetup("bad-view", f"not a Lantern Quay view: {exc!r}") from exc
+        if self.view(state) != dict(view):
+            raise BadSetup("bad-view", "the view is not consistent (phase, slots)")
+        return state
