@@ -1,0 +1,94 @@
+"""The ``refimpl`` command: a thin layer over the library. Exit codes live in refimpl/exitcodes.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import NoReturn
+
+import click
+
+from . import report, tables
+from .driver import DriverError, ReferenceDriver
+from .exitcodes import Exit
+from .games import GAMES, BadSetup
+from .replay import MISMATCH, replay as replay_trace
+from .trace import TraceError, find_traces, load_trace
+
+
+def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
+    click.echo(f"refimpl: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="refimpl")
+def main() -> None:
+    """Conformance kit for the five tabletop rule specs.
+
+    Exit codes: 0 conforms, 1 does not conform, 2 bad usage or input, 3 the build under test broke.
+    """
+
+
+@main.command("games")
+def games_cmd() -> None:
+    """List the registered games and their rulesets."""
+    for name, engine in GAMES.items():
+        info = engine.info
+        rulesets = ", ".join(f"{r}{' (default)' if r == info.default_ruleset else ''}" for r in info.rulesets)
+        click.echo(f"{name:14} {info.title:16} rulesets: {rulesets}   spec: {info.spec}")
+
+
+@main.command("replay")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--ruleset", help="Replay every trace under this ruleset instead of its own.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
+    """Replay traces (files or folders) against the reference implementation.
+
+    Each trace stops at its first mismatch; the report names the step, field path, expected and actual.
+    """
+    try:
+        traces = [load_trace(p) for p in find_traces(paths)]
+    except TraceError as exc:
+        _fail(str(exc))
+    if not traces:
+        _fail(f"no traces (*.yaml) found in {', '.join(paths)}")
+    if ruleset is not None:
+        for t in traces:
+            if ruleset not in GAMES[t.game].info.rulesets:
+                _fail(f"{t.path}: {t.game} has no ruleset {ruleset!r} "
+                      f"(known: {', '.join(GAMES[t.game].info.rulesets)})")
+    driver = ReferenceDriver()
+    try:
+        results = [replay_trace(t, driver, ruleset) for t in traces]
+    except DriverError as exc:
+        _fail(str(exc))
+    click.echo(report.json_report(results) if fmt == "json" else report.text_report(results), nl=False)
+    sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
+
+
+@main.command("tables")
+@click.argument("game")
+@click.argument("name", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+              show_default=True)
+def tables_cmd(game: str, name: str | None, fmt: str) -> None:
+    """Print a game's tables (all of them, or the one called NAME) from its data file."""
+    try:
+        available = tables.get_tables(game)
+    except BadSetup as exc:
+        _fail(exc.message)
+    if name is not None and name not in available:
+        _fail(f"{game} has no table {name!r} (tables: {', '.join(available)})")
+    chosen = {n: f() for n, f in available.items() if name in (None, n)}
+    if fmt == "json":
+        click.echo(json.dumps({n: tables.as_json(t) for n, t in chosen.items()}, indent=2, ensure_ascii=False))
+        return
+    render = tables.markdown if fmt == "markdown" else tables.text
+    click.echo("\n".join(f"{n}\n\n{render(t)}" if len(chosen) > 1 else render(t) for n, t in chosen.items()),
+               nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

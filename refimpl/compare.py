@@ -1,0 +1,85 @@
+"""Compare an expected partial view with an actual view and name the first difference by its path."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field that differs: ``path`` like ``scores.red`` or ``dice[1]``."""
+
+    path: str
+    expected: Any
+    actual: Any
+
+    def __str__(self) -> str:
+        return f"{self.path}: expected {_show(self.expected)}, got {_show(self.actual)}"
+
+
+def _show(value: Any) -> str:
+    return "<missing>" if value is MISSING else json.dumps(value)
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> Iterator[Difference]:
+    """Every difference, in the order the expected keys are written.
+
+    Mappings are compared partially (only the expected keys); lists and scalars exactly.
+    ``1`` and ``true`` differ; ``1`` and ``1.0`` are equal.
+    """
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            yield Difference(path or "<view>", expected, actual)
+            return
+        for key, value in expected.items():
+            yield from differences(value, actual.get(key, MISSING), _join(path, key))
+        return
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            yield Difference(path, expected, actual)
+            return
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            yield from differences(e, a, _join(path, i))
+        return
+    if type(expected) is bool or type(actual) is bool:
+        if expected is not actual:
+            yield Difference(path, expected, actual)
+        return
+    if expected != actual:
+        yield Difference(path, expected, actual)
+
+
+def _scalar(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def flatten(value: Any, prefix: str = "") -> list[str]:
+    """``{"scores": {"red": 2}}`` -> ``["scores.red=2"]``: a value as path=value items, for reports."""
+    if isinstance(value, dict):
+        out: list[str] = []
+        for key, inner in value.items():
+            out.extend(flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    return [f"{prefix}={_scalar(value)}" if prefix else _scalar(value)]
+
+
+def first_difference(expected: Any, actual: Any) -> Difference | None:
+    """The first difference in expected-key order, or None when ``actual`` matches."""
+    return next(differences(expected, actual), None)
+
+
+def project(expected: Any, actual: Any) -> Any:
+    """The part of ``actual`` that ``expected`` speaks about (for ledgers: show like with like)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {k: project(v, actual.get(k, MISSING)) for k, v in expected.items()}
+    return actual

@@ -1,0 +1,100 @@
+"""Drivers: the one way scenarios and replay talk to a build. Never to engine internals.
+
+A driver starts a game, applies actions, restarts and shows the state view. ``ReferenceDriver`` runs
+the in-process engines (or any engine object with the same surface, such as a deliberately wrong
+variant); a protocol driver for outside builds has the same methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol
+
+from .games import GAMES, JSON, BadSetup, Game, MalformedAction, RuleViolation
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The build refused an action; its state must be unchanged."""
+
+    code: str
+    message: str = ""
+
+
+class DriverError(Exception):
+    """The driver could not do what was asked (no such game in the build, bad setup...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+class Driver(Protocol):
+    """What a scenario or a replay may ask of a build."""
+
+    name: str
+
+    def supports(self, game: str, ruleset: str) -> bool: ...
+    def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
+              setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]: ...
+    def apply(self, action: JSON) -> dict[str, JSON] | Rejected: ...
+    def restart(self) -> dict[str, JSON]: ...
+    def view(self, observer: str | None = None) -> dict[str, JSON]: ...
+    def legal_actions(self) -> list[JSON] | None: ...  # None: the build does not list them
+    def close(self) -> None: ...
+
+
+class ReferenceDriver:
+    """Drives engine objects in-process. ``engines`` replaces registry entries (wrong-build variants)."""
+
+    def __init__(self, engines: Mapping[str, Game[Any, Any]] | None = None, name: str = "reference") -> None:
+        self.engines: dict[str, Game[Any, Any]] = {**GAMES, **(engines or {})}
+        self.name = name
+        self._game: Game[Any, Any] | None = None
+        self._state: Any = None
+
+    def supports(self, game: str, ruleset: str) -> bool:
+        return game in self.engines and ruleset in self.engines[game].info.rulesets
+
+    def _current(self) -> Game[Any, Any]:
+        if self._game is None:
+            raise DriverError("no-game", "no game has been started")
+        return self._game
+
+    def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
+              setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        if game not in self.engines:
+            raise DriverError("unknown-game", f"no game {game!r}")
+        engine = self.engines[game]
+        try:
+            self._state = engine.new_state(ruleset, seed, setup)
+        except BadSetup as exc:
+            raise DriverError(exc.code, exc.message) from None
+        self._game = engine
+        return engine.view(self._state)
+
+    def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
+        engine = self._current()
+        try:
+            self._state = engine.apply(self._state, engine.parse_action(action))
+        except RuleViolation as exc:
+            return Rejected(exc.code, exc.message)
+        return engine.view(self._state)
+
+    def restart(self) -> dict[str, JSON]:
+        engine = self._current()
+        self._state = engine.restart(self._state)
+        return engine.view(self._state)
+
+    def view(self, observer: str | None = None) -> dict[str, JSON]:
+        return self._current().view(self._state, observer)
+
+    def legal_actions(self) -> list[JSON] | None:
+        engine = self._current()
+        return [engine.action_json(a) for a in engine.legal_actions(self._state)]
+
+    def close(self) -> None:
+        self._game = self._state = None
+
+
+__all__ = ["Driver", "DriverError", "ReferenceDriver", "Rejected", "MalformedAction"]

@@ -1,0 +1,36 @@
+"""Read rule IDs out of the specs and features, so coverage and reports speak in rule IDs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+RULE_ID = re.compile(r"^[A-Z]{2}-[A-Z]+-\d+$")
+_RULE_LINE = re.compile(r"^- \*\*(?P<id>[A-Z]{2}-[A-Z]+-\d+)\*\* (?P<text>.+)$")
+_TAG = re.compile(r"@([A-Z]{2}-[A-Z]+-\d+)\b")
+
+
+def spec_rules(text: str) -> dict[str, str]:
+    """Rule ID -> its text (continuation lines joined), in the order the spec states them.
+
+    Raises ValueError when an ID is stated twice.
+    """
+    rules: dict[str, str] = {}
+    current: str | None = None
+    for line in text.splitlines():
+        m = _RULE_LINE.match(line)
+        if m:
+            current = m.group("id")
+            if current in rules:
+                raise ValueError(f"rule {current} is stated twice")
+            rules[current] = m.group("text")
+        elif current and line.startswith("  ") and line.strip():
+            rules[current] += " " + line.strip()
+        else:
+            current = None
+    return rules
+
+
+def feature_tags(path: str | Path) -> set[str]:
+    """Every rule-ID tag used in a feature file."""
+    return set(_TAG.findall(Path(path).read_text(encoding="utf-8")))

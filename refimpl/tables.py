@@ -1,0 +1,105 @@
+"""Tables printed from the games' data files: by ``refimpl tables`` and inside the specs.
+
+The spec files hold these tables between ``<!-- table:NAME -->`` and ``<!-- /table -->`` markers;
+a test checks that each block equals what this module renders, so the numbers are typed once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .games import GAMES, BadSetup
+
+Table = tuple[list[str], list[list[str]]]
+
+
+def _beacon_adjacency() -> Table:
+    engine: Any = GAMES["beacon-lines"]
+    data = engine.data
+    v0, v1 = engine.boards["v0"], engine.boards["v1"]
+    rows = []
+    for region in data["regions"]:
+        rid = region["id"]
+        neighbours = ", ".join(v1.names[n] for n in v1.regions if n in v1.neighbours[rid])
+        start = f"permanently {region['owner'].capitalize()}" if region["kind"] == "home" else "neutral"
+        rows.append([f"{region['name']} (`{rid}`)", region["kind"], neighbours, start,
+                     str(v0.values[rid]), str(v1.values[rid])])
+    return ["region (id)", "kind", "adjacent to", "at start", "value v0", "value v1"], rows
+
+
+def _lantern_faces() -> Table:
+    t: Any = GAMES["lantern-quay"].tables
+    rows = []
+    for face in range(1, t.faces + 1):
+        forge = t.forge[face]
+        forge_text = "nothing" if forge is None else f"pay {forge[0]} brass, make {forge[1]} module(s)"
+        install = (f"spend {t.install_modules} module, light {t.install_lenses} lens"
+                   if face >= t.install_min_face else "nothing")
+        rows.append([str(face), f"+{t.salvage[face]} brass", forge_text, install])
+    return ["face", "Salvage", "Forge (all or nothing)", "Install (needs a module)"], rows
+
+
+TABLES: dict[str, dict[str, Callable[[], Table]]] = {
+    "beacon-lines": {"adjacency": _beacon_adjacency},
+    "lantern-quay": {"faces": _lantern_faces},
+}
+
+
+def get_tables(game: str) -> dict[str, Callable[[], Table]]:
+    """The tables of ``game``. Raises BadSetup (``unknown-game``) for a game without tables."""
+    if game not in TABLES:
+        raise BadSetup("unknown-game", f"no tables for {game!r} (games with tables: {', '.join(TABLES)})")
+    return TABLES[game]
+
+
+def markdown(table: Table) -> str:
+    head, rows = table
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def text(table: Table) -> str:
+    head, rows = table
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]) + "\n"
+
+
+def as_json(table: Table) -> list[dict[str, str]]:
+    head, rows = table
+    return [dict(zip(head, row)) for row in rows]
+
+
+BLOCK = re.compile(r"(<!-- table:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
+
+
+def sync_spec(game: str, text_: str) -> str:
+    """``text_`` with every table block of ``game``'s spec re-rendered from the data."""
+    tables = get_tables(game)
+
+    def fill(m: re.Match[str]) -> str:
+        return m.group(1) + markdown(tables[m.group("name")]()) + m.group(4)
+
+    return BLOCK.sub(fill, text_)
+
+
+def write_specs(root: str = ".") -> list[str]:
+    """Re-render the table blocks of every spec under ``root``; return the files that changed."""
+    from pathlib import Path
+
+    changed = []
+    for game in TABLES:
+        path = Path(root) / GAMES[game].info.spec
+        old = path.read_text(encoding="utf-8")
+        new = sync_spec(game, old)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            changed.append(str(path))
+    return changed
+
+
+if __name__ == "__main__":  # `make specs`
+    for name in write_specs():
+        print(f"updated {name}")

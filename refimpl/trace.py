@@ -1,0 +1,189 @@
+"""Load and check YAML action traces (format version 1, specs/trace-format.md).
+
+Every problem is reported as a TraceError that names the file, the line and the reason, so the CLI
+can print it without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import jsonschema
+import yaml
+
+from .compare import flatten
+from .games import GAMES, JSON, RuleViolation
+
+SCHEMA: Mapping[str, Any] = json.loads(
+    resources.files(__package__).joinpath("schemas", "trace-v1.schema.json").read_text(encoding="utf-8"))
+_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+class TraceError(Exception):
+    """A trace that cannot be used: unreadable, malformed YAML, schema error, unknown game or action."""
+
+    def __init__(self, path: str, line: int | None, reason: str) -> None:
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {reason}")
+        self.path, self.line, self.reason = path, line, reason
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: an action (or a restart), then the expected partial view or rejection code."""
+
+    number: int  # 1-based, as reports count
+    line: int
+    action: JSON | None  # None for a restart
+    expect: Mapping[str, JSON] | None = None
+    reject: str | None = None
+    note: str | None = None
+    field_lines: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def line_of(self, path: str) -> int:
+        """The line of the expectation at ``path`` (``scores.red``), else of the step itself."""
+        while path:
+            if path in self.field_lines:
+                return self.field_lines[path]
+            path = path.rpartition(".")[0] if "." in path else ""
+        return self.line
+
+    @property
+    def is_restart(self) -> bool:
+        return self.action is None
+
+    def label(self) -> str:
+        """A short human form of the action, for ledgers."""
+        if self.action is None:
+            return "restart"
+        rest = {k: v for k, v in self.action.items() if k != "type"}
+        return " ".join([str(self.action.get("type", "?"))] + flatten(rest))
+
+
+@dataclass(frozen=True)
+class Trace:
+    path: str
+    game: str
+    ruleset: str
+    seed: int | None
+    setup: Mapping[str, JSON]
+    title: str
+    rules: tuple[str, ...]
+    source: str
+    steps: tuple[Step, ...]
+    start: Mapping[str, JSON] | None = None
+    description: str = ""
+    data: Mapping[str, JSON] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).stem
+
+
+def _line_map(node: yaml.Node, path: tuple[Any, ...] = (), out: dict | None = None) -> dict:
+    """Map every path in a composed YAML document to its 1-based line."""
+    out = {} if out is None else out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _line_map(value, path + (key.value,), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _line_map(value, path + (i,), out)
+    return out
+
+
+def _line_of(lines: Mapping[tuple, int], path: Iterable[Any]) -> int | None:
+    parts = tuple(path)
+    while parts not in lines and parts:
+        parts = parts[:-1]
+    return lines.get(parts)
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "<top>"
+
+
+def parse_trace(text: str, path: str = "<trace>") -> Trace:
+    """Parse and check a trace's text. Raises TraceError naming ``path`` and the line."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        reason = getattr(exc, "problem", None) or str(exc)
+        raise TraceError(path, mark.line + 1 if mark else None, f"malformed YAML: {reason}") from None
+    if node is None:
+        raise TraceError(path, None, "empty file: a trace is a YAML mapping")
+    lines = _line_map(node)
+    errors = sorted(_VALIDATOR.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        where = _dotted(err.absolute_path)
+        raise TraceError(path, _line_of(lines, err.absolute_path), f"schema error at {where}: {err.message}")
+    if data["game"] not in GAMES:
+        raise TraceError(path, lines[("game",)],
+                         f"unknown game {data['game']!r} (known: {', '.join(sorted(GAMES))})")
+    game = GAMES[data["game"]]
+    ruleset = data.get("ruleset", game.info.default_ruleset)
+    if ruleset not in game.info.rulesets:
+        raise TraceError(path, lines[("ruleset",)],
+                         f"unknown ruleset {ruleset!r} for {game.info.name} (known: {', '.join(game.info.rulesets)})")
+    steps = []
+    for i, raw in enumerate(data["steps"]):
+        line = lines[("steps", i)]
+        action = raw.get("action")
+        if action is not None and "reject" not in raw:
+            # A step that expects success must name a real action of the game; a step that expects a
+            # rejection may hold anything, so traces can check that builds refuse garbage.
+            try:
+                game.parse_action(action)
+            except RuleViolation as exc:
+                raise TraceError(path, lines.get(("steps", i, "action"), line),
+                                 f"step {i + 1}: not a {game.info.title} action: {exc.message}") from None
+        if "reject" in raw:
+            field_lines = {"rejected": lines[("steps", i, "reject")]}
+        else:
+            field_lines = {_dotted(p[3:]): n for p, n in lines.items()
+                           if p[:3] == ("steps", i, "expect") and len(p) > 3}
+        steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
+                          reject=raw.get("reject"), note=raw.get("note"), field_lines=field_lines))
+    return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
+                 setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),
+                 source=data["source"], steps=tuple(steps), start=data.get("start"),
+                 description=data.get("description", ""), data=data)
+
+
+def load_trace(path: str | Path) -> Trace:
+    """Read and check one trace file. Raises TraceError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceError(str(path), None, f"cannot read: {exc}") from None
+    return parse_trace(text, str(path))
+
+
+def find_traces(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand files and folders (recursively, ``*.yaml``/``*.yml``) in a stable order. Raises TraceError."""
+    found: list[Path] = []
+    for item in paths:
+        p = Path(item)
+        if p.is_dir():
+            found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise TraceError(str(p), None, "no such file or folder")
+    return found
+
+
+def dump_trace(data: Mapping[str, JSON]) -> str:
+    """A trace mapping as YAML text in the key order the format documents."""
+    return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=110)
