@@ -68,6 +68,14 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
     sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
 
 
+@main.command("serve")
+def serve_cmd() -> None:
+    """Speak the build protocol on stdin/stdout with the reference implementation (specs/protocol.md)."""
+    from .serve import serve
+
+    serve(sys.stdin, sys.stdout)
+
+
 @main.command("tables")
 @click.argument("game")
 @click.argument("name", required=False)

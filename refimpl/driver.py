@@ -8,9 +8,9 @@ variant); a protocol driver for outside builds has the same methods.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Iterable, Iterator, Mapping, Protocol, Union
 
-from .games import GAMES, JSON, BadSetup, Game, MalformedAction, RuleViolation
+from .games import GAMES, JSON, BadSetup, Game, RuleViolation
 
 
 @dataclass(frozen=True)
@@ -21,12 +21,35 @@ class Rejected:
     message: str = ""
 
 
+# A request in a batch: ("start", game, ruleset, seed, setup) | ("apply", action) | ("restart",)
+# | ("view", observer) | ("legal",). Its outcome: a view, a Rejected, or a list of legal actions.
+Op = tuple[Any, ...]
+Outcome = Union[dict[str, JSON], Rejected, list[JSON]]
+
+
 class DriverError(Exception):
     """The driver could not do what was asked (no such game in the build, bad setup...)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code, self.message = code, message
+
+
+class BuildBroke(Exception):
+    """The build under test crashed, hung or broke the protocol (exit code 3).
+
+    ``cause`` is a stable word: crashed-at-start, exited, hung, not-json, partial-line, line-too-long,
+    bad-response, wrong-protocol.
+    """
+
+    def __init__(self, cause: str, message: str, stderr_tail: str = "") -> None:
+        super().__init__(f"{cause}: {message}")
+        self.cause, self.message, self.stderr_tail = cause, message, stderr_tail
+        self.where = ""  # filled in by callers: the trace and step, or the scenario
+
+    def __str__(self) -> str:
+        where = f" at {self.where}" if self.where else ""
+        return f"build broke ({self.cause}){where}: {self.message}"
 
 
 class Driver(Protocol):
@@ -41,7 +64,24 @@ class Driver(Protocol):
     def restart(self) -> dict[str, JSON]: ...
     def view(self, observer: str | None = None) -> dict[str, JSON]: ...
     def legal_actions(self) -> list[JSON] | None: ...  # None: the build does not list them
+    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]: ...  # outcomes in order; may pipeline
     def close(self) -> None: ...
+
+
+def run_op(driver: Driver, op: Op) -> Outcome:
+    """One request of a batch, through the driver's single-call methods."""
+    kind = op[0]
+    if kind == "start":
+        return driver.start(*op[1:])
+    if kind == "apply":
+        return driver.apply(op[1])
+    if kind == "restart":
+        return driver.restart()
+    if kind == "view":
+        return driver.view(op[1])
+    if kind == "legal":
+        return driver.legal_actions() or []
+    raise ValueError(f"unknown op {kind!r}")
 
 
 class ReferenceDriver:
@@ -93,8 +133,12 @@ class ReferenceDriver:
         engine = self._current()
         return [engine.action_json(a) for a in engine.legal_actions(self._state)]
 
+    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+        for op in ops:
+            yield run_op(self, op)
+
     def close(self) -> None:
         self._game = self._state = None
 
 
-__all__ = ["Driver", "DriverError", "ReferenceDriver", "Rejected", "MalformedAction"]
+__all__ = ["BuildBroke", "Driver", "DriverError", "Op", "Outcome", "ReferenceDriver", "Rejected", "run_op"]

@@ -6,11 +6,12 @@ driver, so the same replay checks the reference and an outside build.
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .compare import Difference, first_difference, project
-from .driver import Driver, DriverError, Rejected
+from .driver import BuildBroke, Driver, DriverError, Op, Rejected
 from .games import JSON
 from .trace import Step, Trace
 
@@ -61,41 +62,55 @@ def _check_step(step: Step, outcome: dict[str, JSON] | Rejected) -> StepResult:
                       first_difference(expected, outcome))
 
 
+def _ops(trace: Trace) -> list[Op]:
+    """The requests of a whole trace, so a driver can send them ahead of reading the answers."""
+    ops: list[Op] = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
+    for step in trace.steps:
+        ops.append(("restart",) if step.is_restart else ("apply", step.action))
+        if step.reject is not None:
+            ops.append(("view", None))  # a rejection must leave the state exactly as it was
+    return ops
+
+
 def replay(trace: Trace, driver: Driver, ruleset: str | None = None) -> TraceResult:
     """Run ``trace`` (optionally under another ruleset) through ``driver`` until its first mismatch.
 
-    Raises DriverError when the driver cannot start the game; protocol drivers may raise their own
-    errors for a build that breaks down, which callers turn into exit code 3.
+    Raises DriverError when the driver cannot start the game, and BuildBroke (with ``where`` naming
+    the trace and step) when the build crashes, hangs or breaks the protocol.
     """
     if ruleset is not None and ruleset != trace.ruleset:
         trace = replace(trace, ruleset=ruleset)
     if not driver.supports(trace.game, trace.ruleset):
         return TraceResult(trace, NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
     results: list[StepResult] = []
-    view = driver.start(trace.game, trace.ruleset, trace.seed, dict(trace.setup))
-    if trace.start is not None:
-        results.append(StepResult(0, None, "start", trace.start, project(trace.start, view),
-                                  first_difference(trace.start, view)))
-        if not results[-1].ok:
-            return TraceResult(trace, MISMATCH, tuple(results))
-    for step in trace.steps:
-        before = view
-        outcome = driver.restart() if step.is_restart else driver.apply(step.action)
-        result = _check_step(step, outcome)
-        if result.ok and isinstance(outcome, Rejected):
-            # A rejected action must leave the state exactly as it was.
-            after = driver.view()
-            diff = first_difference(before, after)
-            if diff is not None:
-                result = replace(result, difference=Difference(f"unchanged-after-rejection.{diff.path}",
-                                                               diff.expected, diff.actual))
-        if not result.ok:
-            result = replace(result, line=step.line_of(result.difference.path))
-        results.append(result)
-        if not result.ok:
-            return TraceResult(trace, MISMATCH, tuple(results))
-        if not isinstance(outcome, Rejected):
-            view = outcome
+    where = "the start"
+    try:
+        with closing(driver.batch(_ops(trace))) as outcomes:
+            view = next(outcomes)
+            if trace.start is not None:
+                results.append(StepResult(0, None, "start", trace.start, project(trace.start, view),
+                                          first_difference(trace.start, view)))
+                if not results[-1].ok:
+                    return TraceResult(trace, MISMATCH, tuple(results))
+            for step in trace.steps:
+                where = f"step {step.number} (line {step.line})"
+                outcome = next(outcomes)
+                result = _check_step(step, outcome)
+                if step.reject is not None:
+                    after = next(outcomes)
+                    diff = first_difference(view, after) if result.ok else None
+                    if diff is not None:
+                        result = replace(result, difference=Difference(
+                            f"unchanged-after-rejection.{diff.path}", diff.expected, diff.actual))
+                if not result.ok:
+                    results.append(replace(result, line=step.line_of(result.difference.path)))
+                    return TraceResult(trace, MISMATCH, tuple(results))
+                results.append(result)
+                if not isinstance(outcome, Rejected):
+                    view = outcome  # type: ignore[assignment]
+    except BuildBroke as exc:
+        exc.where = f"{trace.path} {where}"
+        raise
     return TraceResult(trace, CONFORMS, tuple(results))
 
 

@@ -1,0 +1,131 @@
+"""``refimpl serve``: the reference implementation speaking the build protocol (specs/protocol.md).
+
+It is the default build under test and the template for implementers: read a line, answer a line,
+flush. ``engines`` swaps in other engine objects (the deliberately wrong builds under tests/ use it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Mapping, TextIO
+
+from .games import GAMES, Game, RuleViolation
+from .protocol import PROTOCOL_VERSION
+
+Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
+
+
+class RequestError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class Session:
+    """One connection: the engines on offer and the game in progress."""
+
+    def __init__(self, engines: Mapping[str, Game[Any, Any]], name: str) -> None:
+        self.engines, self.name = dict(engines), name
+        self.game: Game[Any, Any] | None = None
+        self.state: Any = None
+        self.quitting = False
+
+    def current(self) -> Game[Any, Any]:
+        if self.game is None:
+            raise RequestError("no-game", "no game has been started")
+        return self.game
+
+    def hello(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "build": {"name": self.name, "version": _version()},
+                "games": {n: list(e.info.rulesets) for n, e in self.engines.items()},
+                "capabilities": ["legal"]}
+
+    def start(self, req: dict[str, Any]) -> dict[str, Any]:
+        name = _field(req, "game")
+        if name not in self.engines:
+            raise RequestError("unsupported", f"no game {name!r}")
+        engine = self.engines[name]
+        ruleset = req.get("ruleset")
+        if ruleset is not None and ruleset not in engine.info.rulesets:
+            raise RequestError("unsupported", f"no ruleset {ruleset!r} for {name}")
+        try:
+            self.state = engine.new_state(ruleset, req.get("seed"), req.get("setup") or {})
+        except RuleViolation as exc:
+            raise RequestError("bad-request", exc.message) from None
+        self.game = engine
+        return {"state": engine.view(self.state)}
+
+    def apply(self, req: dict[str, Any]) -> dict[str, Any]:
+        engine = self.current()
+        try:
+            self.state = engine.apply(self.state, engine.parse_action(_field(req, "action")))
+        except RuleViolation as exc:
+            return {"ok": False, "rejected": {"code": exc.code, "message": exc.message}}
+        return {"state": engine.view(self.state)}
+
+    def view(self, req: dict[str, Any]) -> dict[str, Any]:
+        return {"state": self.current().view(self.state, req.get("observer"))}
+
+    def legal(self, req: dict[str, Any]) -> dict[str, Any]:
+        engine = self.current()
+        return {"actions": [engine.action_json(a) for a in engine.legal_actions(self.state)]}
+
+    def restart(self, req: dict[str, Any]) -> dict[str, Any]:
+        engine = self.current()
+        self.state = engine.restart(self.state)
+        return {"state": engine.view(self.state)}
+
+    def quit(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.quitting = True
+        return {}
+
+    OPS: dict[str, Handler] = {"hello": hello, "start": start, "apply": apply, "state": view,
+                               "legal": legal, "restart": restart, "quit": quit}
+
+    def answer(self, line: str) -> dict[str, Any]:
+        """The response to one request line (never raises)."""
+        try:
+            req = json.loads(line)
+        except ValueError:
+            return _error(None, "bad-request", "not JSON")
+        if not isinstance(req, dict):
+            return _error(None, "bad-request", "a request is a JSON object")
+        rid = req.get("id")
+        handler = self.OPS.get(req.get("op"))  # type: ignore[arg-type]
+        if handler is None:
+            return _error(rid, "unknown-op", f"unknown op {req.get('op')!r}")
+        try:
+            body = handler(self, req)
+        except RequestError as exc:
+            return _error(rid, exc.code, exc.message)
+        return {"id": rid, "ok": True, **body}
+
+
+def _field(req: dict[str, Any], key: str) -> Any:
+    if key not in req:
+        raise RequestError("bad-request", f"{req.get('op')} needs {key!r}")
+    return req[key]
+
+
+def _error(rid: Any, code: str, message: str) -> dict[str, Any]:
+    return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] | None = None,
+          name: str = "refimpl") -> None:
+    """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+    session = Session(GAMES if engines is None else engines, name)
+    for line in stdin:
+        if not line.strip():
+            continue
+        response = session.answer(line)
+        stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if session.quitting:
+            return
