@@ -34,6 +34,10 @@ def test_illegal_action_raises_and_the_old_state_is_untouched() -> None:
 @pytest.mark.parametrize("data, code", [
     ({"type": "claim"}, "malformed-action"),
     ({"type": "move", "claims": {}}, "unknown-action"),
+    ({"type": "move"}, "unknown-action"),
+    ({"type": "claim", "claims": {"red": "north-pass"}, "extra": 1}, "malformed-action"),
+    ({"type": "claim", "claims": {"red": []}}, "malformed-action"),
+    ({"type": "claim", "claims": {"red": None}}, "malformed-action"),
     ({"type": "claim", "claims": {"red": 3}}, "malformed-action"),
     ("claim", "malformed-action"),
 ])

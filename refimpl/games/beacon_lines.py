@@ -161,11 +161,12 @@ class BeaconLines(Game[State, Claim]):
                 for combo in product(*per_faction)]
 
     def parse_action(self, data: JSON) -> Claim:
-        action = expect_mapping(data, ("type", "claims"), "a Beacon Lines action")
-        if action["type"] != "claim":
+        if not isinstance(data, Mapping) or "type" not in data:
+            raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
+        if data["type"] != "claim":
             raise MalformedAction("unknown-action",
-                                  f"Beacon Lines has one action type, 'claim'; got {action['type']!r}")
-        claims = action["claims"]
+                                  f"Beacon Lines has one action type, 'claim'; got {data['type']!r}")
+        claims = expect_mapping(data, ("type", "claims"), "a claim")["claims"]
         if not isinstance(claims, Mapping) or not all(isinstance(f, str) for f in claims):
             raise MalformedAction("malformed-action", f"claims must map faction to region, got {claims!r}")
         targets = []
