@@ -57,7 +57,7 @@ class Driver(Protocol):
 
     name: str
 
-    def supports(self, game: str, ruleset: str) -> bool: ...
+    def supports(self, game: str, ruleset: str | None) -> bool: ...  # None: the default ruleset
     def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
               setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]: ...
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected: ...
@@ -93,8 +93,11 @@ class ReferenceDriver:
         self._game: Game[Any, Any] | None = None
         self._state: Any = None
 
-    def supports(self, game: str, ruleset: str) -> bool:
-        return game in self.engines and ruleset in self.engines[game].info.rulesets
+    def supports(self, game: str, ruleset: str | None) -> bool:
+        if game not in self.engines:
+            return False
+        info = self.engines[game].info
+        return (info.default_ruleset if ruleset is None else ruleset) in info.rulesets
 
     def _current(self) -> Game[Any, Any]:
         if self._game is None:
