@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from typing import NoReturn
 
@@ -66,6 +67,49 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
         _fail(str(exc))
     click.echo(report.json_report(results) if fmt == "json" else report.text_report(results), nl=False)
     sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
+
+
+@main.command("verify")
+@click.option("--impl", "command", default=None,
+              help="Shell command that starts the build under test (it speaks specs/protocol.md). "
+                   "Default: the reference, refimpl serve.")
+@click.option("--game", "games", multiple=True, help="Only this game (repeatable).")
+@click.option("--ruleset", "rulesets", multiple=True, help="Only this ruleset (repeatable).")
+@click.option("-k", "keyword", help="Only traces and scenarios whose name contains this text.")
+@click.option("--expect-fail", type=click.Path(dir_okay=False), help="YAML list of the build's known deviations.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Seconds the build may take to answer one request.")
+@click.option("--traces", "trace_paths", multiple=True, help="Trace files or folders (default: the bundled ones).")
+@click.option("--no-scenarios", is_flag=True, help="Run the traces only, not the Gherkin scenarios.")
+@click.option("--lock-step", is_flag=True, help="Wait for each answer before sending the next request.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
+def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
+               expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
+               lock_step: bool, fmt: str, junit_xml: str | None) -> None:
+    """Check a build against every bundled trace and Gherkin scenario, through the protocol.
+
+    Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
+    2 bad usage or input, 3 the build crashed, hung or broke the protocol.
+    """
+    from .verify import VerifyError, verify
+
+    if command is None:
+        command = f"{shlex.quote(sys.executable)} -m refimpl serve"
+    try:
+        result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
+                        rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
+                        timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step)
+    except (TraceError, VerifyError) as exc:
+        _fail(str(exc))
+    click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
+    if junit_xml:
+        try:
+            with open(junit_xml, "w", encoding="utf-8") as out:
+                out.write(report.junit_xml(result))
+        except OSError as exc:
+            _fail(f"cannot write {junit_xml}: {exc}")
+    sys.exit(result.exit_code)
 
 
 @main.command("serve")

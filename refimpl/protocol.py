@@ -14,8 +14,10 @@ import queue
 import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from importlib import resources
+from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
@@ -46,6 +48,7 @@ class BuildProcess:
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[bytes] = deque(maxlen=64)
         self._stderr_bytes = 0
+        self.broken = False
         self._threads = [threading.Thread(target=f, daemon=True)
                          for f in (self._read_stdout, self._read_stderr, self._write_stdin)]
         for t in self._threads:
@@ -89,12 +92,14 @@ class BuildProcess:
     # --- talking -------------------------------------------------------------------------------
     def stderr_tail(self, lines: int = 20) -> str:
         text = b"".join(self._stderr).decode("utf-8", "replace")
-        return "\n".join(text.splitlines()[-lines:])
+        return "\n".join(s if len(s) <= 240 else s[:240] + "…" for s in text.splitlines()[-lines:])
 
     def send(self, message: Mapping[str, JSON]) -> None:
         self._outbox.put((json.dumps(message, separators=(",", ":")) + "\n").encode())
 
     def _broke(self, cause: str, message: str) -> BuildBroke:
+        """A BuildBroke for this build; the stream is out of step from now on."""
+        self.broken = True
         return BuildBroke(cause, message, self.stderr_tail())
 
     def receive(self, expected_id: int) -> dict[str, JSON]:
@@ -108,6 +113,7 @@ class BuildProcess:
                 code = self.proc.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 code = None
+            self._threads[1].join(timeout=1)  # the last words on stderr usually say why
             raise self._broke("exited", f"the build closed its output before answering request "
                               f"{expected_id} (exit status {code})")
         if line is _TOO_LONG:
@@ -137,16 +143,53 @@ class BuildProcess:
             self.proc.wait(timeout=2 if quit_id is not None else 0.2)
         except subprocess.TimeoutExpired:
             pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)  # also whatever the build started
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
+        _kill_group(self.proc)
         for t in self._threads:
             t.join(timeout=1)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
+
+
+def _live_members(pgid: int) -> list[int] | None:
+    """Pids in process group ``pgid`` that are not zombies, from /proc; None where there is no /proc."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return None
+    live = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state ppid pgrp ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            live.append(int(entry.name))
+    return live
+
+
+def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
+    """SIGKILL every process in the build's group (what it started, too) and wait until none runs.
+
+    Orphaned members are reaped by init, sometimes late; a zombie no longer runs, so it counts as gone.
+    """
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        live = _live_members(proc.pid)
+        if live == []:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.01)
 
 
 def _clip(line: bytes, size: int = 120) -> str:
@@ -250,9 +293,11 @@ class ProtocolDriver:
                 message = self.process.receive(rid)
                 done += 1
                 yield self._outcome(op, message)
-        finally:
+        except GeneratorExit:
+            # The caller stopped early (a mismatch): read the answers still due to stay in step.
             for _, rid in sent[done:]:
                 self.process.receive(rid)
+            raise
 
     def _one(self, op: Op) -> Outcome:
         return self._outcome(op, self._call(self._body(op)))

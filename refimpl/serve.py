@@ -118,9 +118,9 @@ def _version() -> str:
 
 
 def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] | None = None,
-          name: str = "refimpl") -> None:
+          name: str = "refimpl", session_class: type[Session] = Session) -> None:
     """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
-    session = Session(GAMES if engines is None else engines, name)
+    session = session_class(GAMES if engines is None else engines, name)
     for line in stdin:
         if not line.strip():
             continue

@@ -1,0 +1,28 @@
+"""A deliberately wrong build that speaks the protocol: the reference with one engine swapped.
+
+    python tests/builds/wrong.py VARIANT
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from refimpl.serve import serve  # noqa: E402
+from tests.wrong_builds import beacon, lantern  # noqa: E402
+
+VARIANTS = {
+    # variant: (game, engine factory, the rule it breaks)
+    "crossroads-to-north-pass": ("beacon-lines", beacon.CrossroadsToNorthPass, "BL-MAP-2"),
+    "tied-beacon-scores": ("beacon-lines", beacon.TiedBeaconScores, "BL-SCORE-1"),
+    "second-claim": ("beacon-lines", beacon.SecondClaim, "BL-TURN-4"),
+    "draft-timing-as-v1": ("lantern-quay", lantern.DraftTimingAsV1, "LQ-TIME-1"),
+    "forge-spends-on-failure": ("lantern-quay", lantern.ForgeSpendsOnFailure, "LQ-FORGE-3"),
+    "install-lights-two": ("lantern-quay", lantern.InstallLightsTwo, "LQ-INST-2"),
+}
+
+if __name__ == "__main__":
+    game, factory, _ = VARIANTS[sys.argv[1]]
+    serve(sys.stdin, sys.stdout, {game: factory()}, name=f"wrong build: {sys.argv[1]}")
