@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The protocol loop: reads JSON-Lines requests from stdin and answers each, in order, with one
+// JSON line on stdout (specs/protocol.md, build protocol version 1). Games live in their own
+// modules (beacon-lines.js, lantern-quay.js); this file only keeps the current game and maps
+// requests to them. Standard output carries responses only; diagnostics go to standard error.
+'use strict';
+
+const readline = require('readline');
+
+const BUILD = { name: 'node-build', version: '0.1.0' };
+const PROTOCOL = 1;
+const CAPABILITIES = ['legal'];
+const GAMES = {};
+for (const game of [require('./beacon-lines'), require('./lantern-quay')]) GAMES[game.NAME] = game;
+
+// The one current game: its module, what start was given (for restart), and its state.
+let current = null;
+let quitting = false;
+
+function send(response, then) {
+  process.stdout.write(JSON.stringify(response) + '\n', then);
+}
+
+const error = (code, message) => ({ ok: false, error: { code, message } });
+const has = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+function stateOf(cur) {
+  return { ok: true, state: cur.game.view(cur.state) };
+}
+
+const OPS = {
+  hello(req) {
+    if (!has(req, 'protocol')) return error('bad-request', 'hello needs "protocol"');
+    const games = {};
+    for (const name of Object.keys(GAMES)) games[name] = GAMES[name].RULESETS.slice();
+    return { ok: true, protocol: PROTOCOL, build: BUILD, games, capabilities: CAPABILITIES };
+  },
+
+  start(req) {
+    for (const field of ['game', 'ruleset', 'seed', 'setup']) {
+      if (!has(req, field)) return error('bad-request', `start needs "${field}"`);
+    }
+    const { game: name, seed, setup } = req;
+    if (seed !== null && !Number.isInteger(seed)) return error('bad-request', '"seed" must be an integer or null');
+    if (!isPlainObject(setup)) return error('bad-request', '"setup" must be a mapping');
+    const game = typeof name === 'string' && has(GAMES, name) ? GAMES[name] : null;
+    if (!game) return error('unsupported', `no game ${JSON.stringify(name)}`);
+    const ruleset = req.ruleset === null ? game.DEFAULT_RULESET : req.ruleset;
+    if (!game.RULESETS.includes(ruleset)) return error('unsupported', `no ruleset ${JSON.stringify(ruleset)} for ${name}`);
+    if (Object.keys(setup).length > 0) return error('bad-request', `${name} takes no set-up options`);
+    // Neither game has a random set-up, so the seed is kept (for restart) but not used.
+    current = { game, ruleset, seed, setup, state: game.newGame(ruleset) };
+    return stateOf(current);
+  },
+
+  apply(req) {
+    if (!has(req, 'action')) return error('bad-request', 'apply needs "action"');
+    if (!current) return error('no-game', 'no game started');
+    const outcome = current.game.apply(current.state, req.action);
+    if (!outcome.ok) return { ok: false, rejected: { code: outcome.code, message: outcome.message } };
+    current.state = outcome.state;
+    return stateOf(current);
+  },
+
+  state() {
+    // Neither game hides anything, so every observer (and null) gets the full view.
+    if (!current) return error('no-game', 'no game started');
+    return stateOf(current);
+  },
+
+  legal() {
+    if (!current) return error('no-game', 'no game started');
+    return { ok: true, actions: current.game.legal(current.state) };
+  },
+
+  restart() {
+    if (!current) return error('no-game', 'no game started');
+    current.state = current.game.newGame(current.ruleset);
+    return stateOf(current);
+  },
+
+  quit() {
+    quitting = true;
+    return { ok: true };
+  },
+};
+
+// Answer one request line. The response always starts with the request's id (null when the line
+// is not a JSON object, so it has none).
+function handle(line) {
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch (e) {
+    return { id: null, ...error('bad-request', `not JSON: ${e.message}`) };
+  }
+  if (!isPlainObject(req)) return { id: null, ...error('bad-request', 'a request is a JSON object') };
+  const id = has(req, 'id') ? req.id : null;
+  if (!Number.isInteger(id) || id < 0) return { id, ...error('bad-request', 'a request needs an integer "id"') };
+  if (!has(req, 'op')) return { id, ...error('bad-request', 'a request needs an "op"') };
+  if (typeof req.op !== 'string' || !has(OPS, req.op)) return { id, ...error('unknown-op', `unknown op ${JSON.stringify(req.op)}`) };
+  try {
+    return { id, ...OPS[req.op](req) };
+  } catch (e) {
+    // A bug here must not kill the session: report it on stderr and answer something well-formed.
+    process.stderr.write(`node-build: internal error on ${line}\n${e.stack}\n`);
+    return { id, ...error('bad-request', `internal error: ${e.message}`) };
+  }
+}
+
+process.stdout.on('error', () => process.exit(0)); // the reader went away (EPIPE): nothing left to do
+
+const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+rl.on('line', (line) => {
+  if (quitting || line.trim() === '') return;
+  const response = handle(line);
+  if (quitting) {
+    rl.close();
+    send(response, () => process.exit(0)); // exit once the answer to quit is written
+  } else {
+    send(response);
+  }
+});
+// stdin closed without a quit: exit once everything written so far has been flushed.
+rl.on('close', () => {
+  if (!quitting) process.stdout.write('', () => process.exit(0));
+});
