@@ -1,19 +1,19 @@
 """The kit's side of the build protocol (specs/protocol.md): start a build, speak JSON Lines, judge it.
 
-``BuildProcess`` owns the child process: it starts the command in its own process group, feeds stdin
-from a writer thread, reads stdout lines and the stderr tail from reader threads (so a build that
-floods either pipe can never block the kit), and kills the whole group on close. ``ProtocolDriver``
-is a Driver on top of it; its ``batch`` pipelines a trace's requests ahead of reading the answers.
+``BuildProcess`` owns the child process: it starts the command in its own process group, moves bytes
+to and from its pipes with ``select`` (so a build that floods a pipe or stops reading can never block
+the kit), and kills the whole group on close. ``ProtocolDriver`` is a Driver on top of it; its
+``batch`` pipelines requests ahead of reading the answers.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import queue
+import re
+import selectors
 import signal
 import subprocess
-import threading
 import time
 from collections import deque
 from importlib import resources
@@ -25,16 +25,22 @@ import jsonschema
 from .driver import BuildBroke, DriverError, Op, Outcome, Rejected
 from .games import GAMES, JSON
 
-PROTOCOL_VERSION = 1
+from . import PROTOCOL_VERSION
 MAX_LINE = 1 << 20  # bytes in one response line
 DEFAULT_TIMEOUT = 5.0
 _SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
 _RESPONSE = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/response"})
-_EOF, _TOO_LONG = object(), object()
+_HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
 
 class BuildProcess:
-    """One running build. Raises BuildBroke from ``receive`` when the build misbehaves."""
+    """One running build, driven from a single thread with ``select``.
+
+    Requests wait in an output buffer and are written as the pipe accepts them; stdout is read into a
+    line buffer and stderr into a bounded tail whenever the kit waits, so a build that floods either
+    pipe, or stops reading, can never block the kit. ``receive`` raises BuildBroke when the build
+    misbehaves.
+    """
 
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> None:
         self.command, self.timeout = command, timeout
@@ -44,82 +50,136 @@ class BuildProcess:
                                          start_new_session=True, bufsize=0)
         except OSError as exc:
             raise BuildBroke("crashed-at-start", f"cannot run {command!r}: {exc}") from None
-        self._lines: queue.Queue[Any] = queue.Queue()
-        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in, self._out, self._err = (self.proc.stdin.fileno(), self.proc.stdout.fileno(),
+                                          self.proc.stderr.fileno())
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self._pending = bytearray()  # requests not yet taken by the build's stdin
+        self._lines = bytearray()  # stdout read but not yet consumed
         self._stderr: deque[bytes] = deque(maxlen=64)
-        self._stderr_bytes = 0
+        self._stderr_partial = b""
+        self._out_eof = self._err_eof = self._in_closed = False
         self.broken = False
-        self._threads = [threading.Thread(target=f, daemon=True)
-                         for f in (self._read_stdout, self._read_stderr, self._write_stdin)]
-        for t in self._threads:
-            t.start()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ, "out")
+        self._selector.register(self._err, selectors.EVENT_READ, "err")
 
-    # --- threads -------------------------------------------------------------------------------
-    def _read_stdout(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            line = out.readline(MAX_LINE + 1)
-            if not line:
-                self._lines.put(_EOF)
-                return
-            if len(line) > MAX_LINE:
-                self._lines.put(_TOO_LONG)
-                return
-            self._lines.put(line)
-
-    def _read_stderr(self) -> None:
-        err = self.proc.stderr
-        assert err is not None
-        for chunk in iter(lambda: err.readline(4096), b""):
-            self._stderr.append(chunk)
-            self._stderr_bytes += len(chunk)
-
-    def _write_stdin(self) -> None:
-        pipe = self.proc.stdin
-        assert pipe is not None
-        while (data := self._outbox.get()) is not None:
-            try:
-                pipe.write(data)
-                pipe.flush()
-            except (BrokenPipeError, OSError):
-                return  # the build is gone; the reader reports it
+    # --- the pump ------------------------------------------------------------------------------
+    def _watch_stdin(self) -> None:
+        want = bool(self._pending) and not self._in_closed
         try:
-            pipe.close()
+            self._selector.get_key(self._in)
+            if not want:
+                self._selector.unregister(self._in)
+        except KeyError:
+            if want:
+                self._selector.register(self._in, selectors.EVENT_WRITE, "in")
+
+    def _write_some(self) -> None:
+        try:
+            written = os.write(self._in, self._pending)
+        except BlockingIOError:
+            return
+        except (BrokenPipeError, OSError):
+            self._in_closed = True  # the build is gone; reading its stdout tells how
+            self._pending.clear()
+            return
+        del self._pending[:written]
+
+    def _read(self, fd: int) -> bytes:
+        try:
+            return os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return b"-"  # nothing after all; never taken for end of file
         except OSError:
-            pass
+            return b""
+
+    def _pump(self, until: float) -> None:
+        """Move bytes between the kit and the build until something arrives on stdout or ``until``."""
+        while True:
+            self._watch_stdin()
+            left = until - time.monotonic()
+            if left <= 0 or not self._selector.get_map():
+                return
+            for key, _ in self._selector.select(left):
+                if key.data == "in":
+                    self._write_some()
+                    continue
+                chunk = self._read(key.fd)
+                if chunk == b"-":
+                    continue
+                if key.data == "out":
+                    if chunk:
+                        self._lines += chunk
+                    else:
+                        self._out_eof = True
+                        self._selector.unregister(self._out)
+                elif chunk:
+                    self._keep_stderr(chunk)
+                else:
+                    self._err_eof = True
+                    self._selector.unregister(self._err)
+            if b"\n" in self._lines or self._out_eof or len(self._lines) > MAX_LINE:
+                return
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        lines = (self._stderr_partial + chunk).split(b"\n")
+        self._stderr_partial = lines.pop()[-4096:]
+        self._stderr.extend(line[:4096] for line in lines)
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        raw = list(self._stderr) + ([self._stderr_partial] if self._stderr_partial else [])
+        text = [b.decode("utf-8", "replace") for b in raw[-lines:]]
+        return "\n".join(t if len(t) <= 240 else t[:240] + "…" for t in text)
 
     # --- talking -------------------------------------------------------------------------------
-    def stderr_tail(self, lines: int = 20) -> str:
-        text = b"".join(self._stderr).decode("utf-8", "replace")
-        return "\n".join(s if len(s) <= 240 else s[:240] + "…" for s in text.splitlines()[-lines:])
-
     def send(self, message: Mapping[str, JSON]) -> None:
-        self._outbox.put((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        self._pending += (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        if not self._in_closed:
+            self._write_some()
 
     def _broke(self, cause: str, message: str) -> BuildBroke:
         """A BuildBroke for this build; the stream is out of step from now on."""
         self.broken = True
         return BuildBroke(cause, message, self.stderr_tail())
 
+    def _next_line(self, expected_id: int) -> bytes:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            end = self._lines.find(b"\n")
+            if end >= 0:
+                if end > MAX_LINE:
+                    break
+                line = bytes(self._lines[:end + 1])
+                del self._lines[:end + 1]
+                return line
+            if len(self._lines) > MAX_LINE:
+                break
+            if self._out_eof:
+                if self._lines:
+                    raise self._broke("partial-line", f"output ended in the middle of a line: {_clip(self._lines)}")
+                code = self._wait_exit(1.0)
+                raise self._broke("exited", f"the build closed its output before answering request "
+                                  f"{expected_id} (exit status {code})")
+            if time.monotonic() >= deadline:
+                raise self._broke("hung", f"no answer to request {expected_id} within {self.timeout:g} s")
+            self._pump(deadline)
+        raise self._broke("line-too-long", f"a response line longer than {MAX_LINE} bytes")
+
+    def _wait_exit(self, grace: float) -> int | None:
+        """The build's exit status, reading what it still says on stderr meanwhile (its last words)."""
+        deadline = time.monotonic() + grace
+        while not self._err_eof and time.monotonic() < deadline:
+            self._pump(deadline)
+        try:
+            return self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return None
+
     def receive(self, expected_id: int) -> dict[str, JSON]:
         """The next response, checked against the protocol. Raises BuildBroke."""
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise self._broke("hung", f"no answer to request {expected_id} within {self.timeout:g} s") from None
-        if line is _EOF:
-            try:
-                code = self.proc.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                code = None
-            self._threads[1].join(timeout=1)  # the last words on stderr usually say why
-            raise self._broke("exited", f"the build closed its output before answering request "
-                              f"{expected_id} (exit status {code})")
-        if line is _TOO_LONG:
-            raise self._broke("line-too-long", f"a response line longer than {MAX_LINE} bytes")
-        if not line.endswith(b"\n"):
-            raise self._broke("partial-line", f"output ended in the middle of a line: {_clip(line)}")
+        line = self._next_line(expected_id)
         try:
             message = json.loads(line)
         except ValueError:
@@ -128,27 +188,53 @@ class BuildProcess:
             raise self._broke("not-json", f"printed JSON that is not an object: {_clip(line)}")
         if message.get("id") != expected_id:
             raise self._broke("bad-response", f"answered id {message.get('id')!r} where {expected_id} was due")
-        error = next(iter(_RESPONSE.iter_errors(message)), None)
-        if error is not None:
+        if not response_is_valid(message):
+            error = next(iter(_RESPONSE.iter_errors(message)), None)
+            reason = error.message if error is not None else "not a response of protocol 1"
             raise self._broke("bad-response", f"response {expected_id} breaks the protocol schema: "
-                              f"{error.message} ({_clip(line)})")
+                              f"{reason} ({_clip(line)})")
         return message
 
     def close(self, quit_id: int | None = None) -> None:
-        """Ask the build to quit, give it a moment, then kill its whole process group."""
-        if quit_id is not None and self.proc.poll() is None:
+        """Ask the build to quit (when it is still in step), then kill its whole process group."""
+        if quit_id is not None and self.proc.poll() is None and not self.broken:
             self.send({"id": quit_id, "op": "quit"})
-        self._outbox.put(None)
-        try:
-            self.proc.wait(timeout=2 if quit_id is not None else 0.2)
-        except subprocess.TimeoutExpired:
-            pass
+            deadline = time.monotonic() + 2
+            while self.proc.poll() is None and time.monotonic() < deadline and not self._out_eof:
+                self._pump(deadline)
+                self._lines.clear()
         _kill_group(self.proc)
-        for t in self._threads:
-            t.join(timeout=1)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
+        self._selector.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+
+_CODE = re.compile(r"^[a-z][a-z0-9-]*$")
+_ERRORS = {"unsupported", "no-game", "bad-request", "unknown-op"}
+
+
+def response_is_valid(m: Mapping[str, Any]) -> bool:
+    """The protocol schema's ``response`` rule, written out by hand because it runs on every message
+    (jsonschema costs ~300 µs a message, this ~1 µs); tests/test_protocol.py checks that both agree.
+    What each op's answer must hold (a state, a list of actions) is checked where the op is known."""
+    rid, ok = m.get("id"), m.get("ok")
+    if ok is True:
+        return type(rid) is int and rid >= 0
+    if ok is not False:
+        return False
+    if "rejected" in m and type(rid) is int and rid >= 0:
+        rej = m["rejected"]
+        if isinstance(rej, dict) and isinstance(rej.get("code"), str) and _CODE.match(rej["code"]) \
+                and isinstance(rej.get("message", ""), str):
+            return True
+    if "error" in m and (rid is None or (type(rid) is int and rid >= 0)):
+        err = m["error"]
+        return isinstance(err, dict) and err.get("code") in _ERRORS and isinstance(err.get("message", ""), str)
+    return False
 
 
 def _live_members(pgid: int) -> list[int] | None:
@@ -192,7 +278,7 @@ def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
         time.sleep(0.01)
 
 
-def _clip(line: bytes, size: int = 120) -> str:
+def _clip(line: bytes | bytearray, size: int = 120) -> str:
     text = line.decode("utf-8", "replace").rstrip("\n")
     return repr(text if len(text) <= size else text[:size] + "…")
 
@@ -215,6 +301,11 @@ class ProtocolDriver:
             if exc.cause in ("exited", "hung"):
                 exc.cause = "crashed-at-start"
             raise
+        problem = next(iter(_HELLO.iter_errors(hello)), None) if hello.get("ok") else None
+        if problem is not None and hello.get("protocol") == PROTOCOL_VERSION:
+            self.process.close()
+            raise BuildBroke("bad-response", f"the answer to hello breaks the protocol schema: {problem.message}",
+                             self.process.stderr_tail())
         if hello.get("protocol") != PROTOCOL_VERSION or not hello.get("ok"):
             self.process.close()
             raise BuildBroke("wrong-protocol", f"the build speaks protocol {hello.get('protocol')!r}; "
@@ -258,10 +349,14 @@ class ProtocolDriver:
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
         if message["ok"]:
             if op[0] == "legal":
-                return list(message["actions"])
-            if "state" not in message:
-                raise self.process._broke("bad-response", f"answer to {op[0]} has no state")
-            return dict(message["state"])
+                actions = message.get("actions")
+                if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
+                    raise self.process._broke("bad-response", "answer to legal has no list of actions")
+                return actions
+            state = message.get("state")
+            if not isinstance(state, dict) or "game" not in state or "ruleset" not in state:
+                raise self.process._broke("bad-response", f"answer to {op[0]} has no state object")
+            return state
         if "rejected" in message and op[0] == "apply":
             rej = message["rejected"]
             return Rejected(str(rej["code"]), str(rej.get("message", "")))

@@ -7,10 +7,11 @@ flush. ``engines`` swaps in other engine objects (the deliberately wrong builds 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Callable, Mapping, TextIO
 
 from .games import GAMES, Game, RuleViolation
-from .protocol import PROTOCOL_VERSION
+from . import PROTOCOL_VERSION
 
 Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
 
@@ -119,13 +120,44 @@ def _version() -> str:
 
 def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] | None = None,
           name: str = "refimpl", session_class: type[Session] = Session) -> None:
-    """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+    """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
+
+    Each answer is written (flushed) as soon as it is ready; requests are read in whatever chunks
+    have arrived, since the kit may pipeline them.
+    """
     session = session_class(GAMES if engines is None else engines, name)
-    for line in stdin:
-        if not line.strip():
-            continue
-        response = session.answer(line)
-        stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
-        stdout.flush()
-        if session.quitting:
-            return
+    read, write = _chunks(stdin), _writer(stdout)
+    pending = b""
+    while chunk := read():
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            if line.strip():
+                answer = session.answer(line.decode("utf-8", "replace"))
+                write((json.dumps(answer, separators=(",", ":")) + "\n").encode())
+            if session.quitting:
+                return
+
+
+def _chunks(stream: TextIO) -> Callable[[], bytes]:
+    """Read what is there (at least one byte, b"" at the end): the raw descriptor when there is one."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return lambda: stream.readline().encode()
+    return lambda: os.read(fd, 1 << 16)
+
+
+def _writer(stream: TextIO) -> Callable[[bytes], None]:
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        def write_text(data: bytes) -> None:
+            stream.write(data.decode())
+            stream.flush()
+        return write_text
+
+    def write_fd(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    return write_fd

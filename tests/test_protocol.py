@@ -1,0 +1,98 @@
+"""The protocol's published schemas agree with what the kit checks and with what `refimpl serve` says."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from refimpl.games import GAMES
+from refimpl.protocol import response_is_valid
+from refimpl.serve import Session
+
+SCHEMAS = resources.files("refimpl") / "schemas"
+PROTOCOL = json.loads((SCHEMAS / "protocol-v1.schema.json").read_text())
+RESPONSE = jsonschema.Draft202012Validator({**PROTOCOL, "$ref": "#/$defs/response"})
+REQUEST = jsonschema.Draft202012Validator({**PROTOCOL, "$ref": "#/$defs/request"})
+VIEWS = {g: jsonschema.Draft202012Validator(json.loads((SCHEMAS / "views" / f"{g}.schema.json").read_text()))
+         for g in GAMES}
+
+ids = st.one_of(st.integers(-2, 5), st.none(), st.just("3"), st.just(True))
+codes = st.sampled_from(["illegal-target", "no-game", "unsupported", "Bad Code", "", "bad-request", "unknown-op"])
+anything = st.one_of(st.none(), st.integers(), st.text(max_size=3), st.booleans())
+responses = st.fixed_dictionaries({"id": ids, "ok": st.one_of(st.booleans(), st.none(), st.just(1))}, optional={
+    "state": st.one_of(anything, st.just({"game": "g", "ruleset": "v1"})),
+    "actions": st.one_of(anything, st.just([{"type": "roll"}])),
+    "rejected": st.one_of(anything, st.fixed_dictionaries({"code": codes}, optional={"message": anything})),
+    "error": st.one_of(anything, st.fixed_dictionaries({"code": codes}, optional={"message": anything})),
+    "protocol": st.one_of(st.just(1), anything),
+    "build": st.one_of(anything, st.fixed_dictionaries({"name": st.text(max_size=3)},
+                                                       optional={"version": anything})),
+    "games": st.one_of(anything, st.just({"beacon-lines": ["v1"]}), st.just({"Bad Name": ["v1"]}),
+                       st.just({"g": []})),
+    "capabilities": st.one_of(anything, st.just(["legal"]), st.just(["legal", "legal"])),
+})
+
+
+@settings(max_examples=800, suppress_health_check=[HealthCheck.too_slow])
+@given(responses)
+def test_the_quick_response_check_agrees_with_the_schema(message: dict[str, Any]) -> None:
+    assert response_is_valid(message) == RESPONSE.is_valid(message), message
+
+
+def _answers(lines: list[dict[str, Any] | str]) -> list[dict[str, Any]]:
+    session = Session(GAMES, "test")
+    return [session.answer(line if isinstance(line, str) else json.dumps(line)) for line in lines]
+
+
+def test_every_answer_of_serve_fits_the_schema() -> None:
+    requests: list[dict[str, Any] | str] = [
+        {"id": 0, "op": "hello", "protocol": 1},
+        {"id": 1, "op": "apply", "action": {"type": "roll", "dice": [1, 2, 3]}},  # no game yet
+        {"id": 2, "op": "start", "game": "chess", "ruleset": "v1", "seed": None, "setup": {}},
+        {"id": 3, "op": "start", "game": "lantern-quay", "ruleset": "v9", "seed": None, "setup": {}},
+        {"id": 4, "op": "start", "game": "lantern-quay", "ruleset": "v1", "seed": None, "setup": {"x": 1}},
+        {"id": 5, "op": "start", "game": "lantern-quay", "ruleset": "v1", "seed": None, "setup": {}},
+        {"id": 6, "op": "apply", "action": {"type": "roll", "dice": [2, 4, 6]}},
+        {"id": 7, "op": "apply", "action": {"type": "place", "slot": "forge", "face": 9}},
+        {"id": 8, "op": "legal"},
+        {"id": 9, "op": "state", "observer": None},
+        {"id": 10, "op": "restart"},
+        {"id": 11, "op": "fly"},
+        "not json",
+        {"id": 12, "op": "quit"},
+    ]
+    answers = _answers(requests)
+    for request, answer in zip(requests, answers):
+        assert RESPONSE.is_valid(answer), (request, answer)
+        if isinstance(request, dict):
+            assert REQUEST.is_valid(request) or request["op"] == "fly" or request["id"] == 1
+    codes = [a.get("error", a.get("rejected", {})).get("code") for a in answers]
+    assert codes == [None, "no-game", "unsupported", "unsupported", "bad-request", None, None, "no-such-die",
+                     None, None, None, "unknown-op", "bad-request", None]
+
+
+@st.composite
+def played(draw: st.DrawFn) -> tuple[str, Any]:
+    game = draw(st.sampled_from(sorted(GAMES)))
+    engine = GAMES[game]
+    state = engine.new_state(draw(st.sampled_from(engine.info.rulesets)))
+    for _ in range(draw(st.integers(0, 14))):
+        legal = engine.legal_actions(state)
+        if not legal:
+            break
+        state = engine.apply(state, draw(st.sampled_from(legal)))
+    return game, state
+
+
+@given(played())
+def test_reference_views_fit_the_published_view_schemas(case: tuple[str, Any]) -> None:
+    game, state = case
+    view = GAMES[game].view(state)
+    errors = list(VIEWS[game].iter_errors(view))
+    assert not errors, errors[0].message
+    assert list(view) == list(VIEWS[game].schema["required"]), "views keep the documented key order"
