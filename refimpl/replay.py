@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from contextlib import closing
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from .compare import Difference, first_difference, project
-from .driver import BuildBroke, Driver, DriverError, Op, Rejected
+from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Rejected
 from .games import JSON
 from .trace import Step, Trace
 
@@ -22,14 +22,23 @@ CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
 class StepResult:
     number: int  # 0 is the start of the game
     line: int | None
-    action: str
+    step: Step | None  # None for the start of the game
     expected: Any
-    actual: Any
+    answer: Any  # what the build answered: its full view, or {"rejected": code}
     difference: Difference | None = None
 
     @property
     def ok(self) -> bool:
         return self.difference is None
+
+    @property
+    def action(self) -> str:
+        return "start" if self.step is None else self.step.label()
+
+    @property
+    def actual(self) -> Any:
+        """The part of the answer the expectation speaks about (worked out only when reported)."""
+        return project(self.expected, self.answer)
 
 
 @dataclass(frozen=True)
@@ -46,20 +55,18 @@ class TraceResult:
 
 def _check_step(step: Step, outcome: dict[str, JSON] | Rejected) -> StepResult:
     """Compare one step's outcome with the trace: a rejection code, or a partial view."""
-    label = step.label()
     if step.reject is not None:
+        expected = {"rejected": step.reject}
         if not isinstance(outcome, Rejected):
-            return StepResult(step.number, step.line, label, {"rejected": step.reject}, {"rejected": None},
+            return StepResult(step.number, step.line, step, expected, {"rejected": None},
                               Difference("rejected", step.reject, None))
         actual = {"rejected": outcome.code}
-        diff = first_difference({"rejected": step.reject}, actual)
-        return StepResult(step.number, step.line, label, {"rejected": step.reject}, actual, diff)
+        return StepResult(step.number, step.line, step, expected, actual, first_difference(expected, actual))
     if isinstance(outcome, Rejected):
-        return StepResult(step.number, step.line, label, step.expect, {"rejected": outcome.code},
+        return StepResult(step.number, step.line, step, step.expect, {"rejected": outcome.code},
                           Difference("rejected", None, f"{outcome.code}: {outcome.message}"))
     expected = step.expect or {}
-    return StepResult(step.number, step.line, label, expected, project(expected, outcome),
-                      first_difference(expected, outcome))
+    return StepResult(step.number, step.line, step, expected, outcome, first_difference(expected, outcome))
 
 
 def _ops(trace: Trace) -> list[Op]:
@@ -72,6 +79,56 @@ def _ops(trace: Trace) -> list[Op]:
     return ops
 
 
+def _check(trace: Trace, outcomes: Iterator[Outcome]) -> TraceResult:
+    """Judge one trace on its outcomes; consumes exactly ``len(_ops(trace))`` of them."""
+    results: list[StepResult] = []
+    pending = len(_ops(trace))
+    where = "the start"
+
+    def take() -> Outcome:
+        nonlocal pending
+        pending -= 1
+        return next(outcomes)
+
+    def stop(status: str) -> TraceResult:
+        for _ in range(pending):  # answers still due for this trace (sent ahead): read, not judged
+            next(outcomes)
+        return TraceResult(trace, status, tuple(results))
+
+    try:
+        view = take()
+        if trace.start is not None:
+            results.append(StepResult(0, None, None, trace.start, view, first_difference(trace.start, view)))
+            if not results[-1].ok:
+                return stop(MISMATCH)
+        for step in trace.steps:
+            where = f"step {step.number} (line {step.line})"
+            outcome = take()
+            result = _check_step(step, outcome)
+            if step.reject is not None:
+                after = take()
+                diff = first_difference(view, after) if result.ok else None
+                if diff is not None:
+                    result = replace(result, difference=Difference(
+                        f"unchanged-after-rejection.{diff.path}", diff.expected, diff.actual))
+            if not result.ok:
+                results.append(replace(result, line=step.line_of(result.difference.path)))
+                return stop(MISMATCH)
+            results.append(result)
+            if not isinstance(outcome, Rejected):
+                view = outcome  # type: ignore[assignment]
+    except BuildBroke as exc:
+        exc.where = f"{trace.path} {where}"
+        raise
+    return TraceResult(trace, CONFORMS, tuple(results))
+
+
+def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
+    if driver.supports(trace.game, trace.ruleset):
+        return None
+    return TraceResult(trace, NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
+
+
 def replay(trace: Trace, driver: Driver, ruleset: str | None = None) -> TraceResult:
     """Run ``trace`` (optionally under another ruleset) through ``driver`` until its first mismatch.
 
@@ -80,38 +137,26 @@ def replay(trace: Trace, driver: Driver, ruleset: str | None = None) -> TraceRes
     """
     if ruleset is not None and ruleset != trace.ruleset:
         trace = replace(trace, ruleset=ruleset)
-    if not driver.supports(trace.game, trace.ruleset):
-        return TraceResult(trace, NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
-    results: list[StepResult] = []
-    where = "the start"
-    try:
-        with closing(driver.batch(_ops(trace))) as outcomes:
-            view = next(outcomes)
-            if trace.start is not None:
-                results.append(StepResult(0, None, "start", trace.start, project(trace.start, view),
-                                          first_difference(trace.start, view)))
-                if not results[-1].ok:
-                    return TraceResult(trace, MISMATCH, tuple(results))
-            for step in trace.steps:
-                where = f"step {step.number} (line {step.line})"
-                outcome = next(outcomes)
-                result = _check_step(step, outcome)
-                if step.reject is not None:
-                    after = next(outcomes)
-                    diff = first_difference(view, after) if result.ok else None
-                    if diff is not None:
-                        result = replace(result, difference=Difference(
-                            f"unchanged-after-rejection.{diff.path}", diff.expected, diff.actual))
-                if not result.ok:
-                    results.append(replace(result, line=step.line_of(result.difference.path)))
-                    return TraceResult(trace, MISMATCH, tuple(results))
-                results.append(result)
-                if not isinstance(outcome, Rejected):
-                    view = outcome  # type: ignore[assignment]
-    except BuildBroke as exc:
-        exc.where = f"{trace.path} {where}"
-        raise
-    return TraceResult(trace, CONFORMS, tuple(results))
+    skipped = _not_run(trace, driver)
+    if skipped is not None:
+        return skipped
+    with closing(driver.batch(_ops(trace))) as outcomes:
+        return _check(trace, outcomes)
 
 
-__all__ = ["replay", "TraceResult", "StepResult", "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]
+def replay_all(traces: Iterable[Trace], driver: Driver) -> Iterator[TraceResult]:
+    """Replay many traces with every request sent ahead (one batch), yielding a result per trace.
+
+    Requests of a trace after its first mismatch are still answered by the build but not judged.
+    Raises what ``replay`` raises; results already yielded stand.
+    """
+    traces = list(traces)
+    runnable = [t for t in traces if _not_run(t, driver) is None]
+    ops = [op for t in runnable for op in _ops(t)]
+    with closing(driver.batch(ops)) as outcomes:
+        for trace in traces:
+            skipped = _not_run(trace, driver)
+            yield skipped if skipped is not None else _check(trace, outcomes)
+
+
+__all__ = ["replay", "replay_all", "TraceResult", "StepResult", "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

@@ -17,11 +17,11 @@ from typing import Any, Iterable
 
 import yaml
 
-from .driver import BuildBroke, DriverError
+from .driver import BuildBroke
 from .exitcodes import Exit
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, replay
+from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, replay_all
 from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS
 from .rules import spec_rules
 from .trace import Trace, TraceError, find_traces, load_trace
@@ -161,35 +161,33 @@ def _trace_check(trace: Trace, result: TraceResult) -> Check:
 
 def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool,
                report: Report) -> None:
-    """Replay ``traces`` against the build, starting it again after it breaks."""
-    driver: ProtocolDriver | None = None
-    try:
-        for trace in traces:
-            if driver is None:
-                try:
-                    driver = ProtocolDriver(command, timeout, pipeline)
-                except BuildBroke as exc:
-                    if not report.checks:
-                        report.broke_at_start = exc
-                        return
-                    exc.where = f"{trace.path} (starting the build again)"
-                    report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
-                                               BROKE, str(exc), trace.ruleset, exc.stderr_tail))
-                    continue
-                report.build = f"{driver.name} {driver.version}".strip()
-            try:
-                report.checks.append(_trace_check(trace, replay(trace, driver)))
-            except DriverError as exc:
-                report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
-                                           SKIPPED, exc.message, trace.ruleset))
-            except BuildBroke as exc:
-                report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
-                                           BROKE, str(exc), trace.ruleset, exc.stderr_tail))
-                driver.process.close()
-                driver = None
-    finally:
-        if driver is not None:
-            driver.close()
+    """Replay ``traces`` against the build (all requests sent ahead when pipelining), starting the
+    build again after it breaks."""
+    remaining = list(traces)
+    while remaining:
+        try:
+            driver = ProtocolDriver(command, timeout, pipeline)
+        except BuildBroke as exc:
+            if not report.checks:
+                report.broke_at_start = exc
+                return
+            trace = remaining.pop(0)
+            exc.where = f"{trace.path} (starting the build again)"
+            report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
+                                       BROKE, str(exc), trace.ruleset, exc.stderr_tail))
+            continue
+        report.build = f"{driver.name} {driver.version}".strip()
+        try:
+            for result in replay_all(remaining, driver):
+                report.checks.append(_trace_check(result.trace, result))
+                remaining.pop(0)
+        except BuildBroke as exc:
+            trace = remaining.pop(0)
+            report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
+                                       BROKE, str(exc), trace.ruleset, exc.stderr_tail))
+            driver.process.close()
+            continue
+        driver.close()
 
 
 def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
