@@ -7,11 +7,12 @@ region is recomputed by strict majority after every round, then the factions sco
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from typing import Any, Mapping
 
-from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
+from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve,
                    expect_mapping)
 
 INFO = GameInfo(
@@ -99,6 +100,13 @@ class State:
         return dict(self.markers)
 
 
+@dataclass(frozen=True)
+class _Position:
+    control: Mapping[str, str | None]
+    scores: Mapping[str, int]
+    targets: Mapping[str, tuple[str, ...]]
+
+
 class BeaconLines(Game[State, Claim]):
     info = INFO
 
@@ -119,38 +127,43 @@ class BeaconLines(Game[State, Claim]):
         return self.new_state(state.ruleset)
 
     # --- rules -------------------------------------------------------------------------------
-    def control(self, state: State) -> dict[str, str | None]:
-        """Who controls each region: Homes by ownership, others by strict marker majority."""
-        board = self.boards[state.ruleset]
-        owners: dict[str, str | None] = {}
-        counts = state.marker_counts()
+    @lru_cache(maxsize=4096)  # noqa: B019 - engines live as long as the process; keys are small tuples
+    def _position(self, ruleset: str, markers: tuple[tuple[str, tuple[int, ...]], ...]) -> _Position:
+        """Everything that follows from the markers alone, worked out once per distinct position."""
+        board = self.boards[ruleset]
+        counts = dict(markers)
+        control: dict[str, str | None] = {}
         for region in board.regions:
             if region in board.homes:
-                owners[region] = board.homes[region]
+                control[region] = board.homes[region]
                 continue
             per = counts[region]
             top = max(per)
             leaders = [f for f, n in zip(board.factions, per) if n == top]
-            owners[region] = leaders[0] if top > 0 and len(leaders) == 1 else None
-        return owners
+            control[region] = leaders[0] if top > 0 and len(leaders) == 1 else None
+        scores = {f: 0 for f in board.factions}
+        for region, owner in control.items():
+            if owner is not None:
+                scores[owner] += board.values[region]
+        targets = {}
+        for faction in board.factions:
+            reachable = set().union(*(board.neighbours[r] for r, o in control.items() if o == faction))
+            targets[faction] = tuple(r for r in board.contested if r in reachable)
+        return _Position(control, scores, targets)
+
+    def control(self, state: State) -> dict[str, str | None]:
+        """Who controls each region: Homes by ownership, others by strict marker majority."""
+        return dict(self._position(state.ruleset, state.markers).control)
 
     def scores(self, state: State) -> dict[str, int]:
         """Each faction's score: the sum of the values of the regions it controls."""
-        board = self.boards[state.ruleset]
-        totals = {f: 0 for f in board.factions}
-        for region, owner in self.control(state).items():
-            if owner is not None:
-                totals[owner] += board.values[region]
-        return totals
+        return dict(self._position(state.ruleset, state.markers).scores)
 
     def targets(self, state: State, faction: str) -> list[str]:
         """Legal claims for ``faction``: non-Home regions adjacent to a region it controls now."""
-        board = self.boards[state.ruleset]
         if state.result is not None:
             return []
-        held = [r for r, owner in self.control(state).items() if owner == faction]
-        reachable = set().union(*(board.neighbours[r] for r in held))
-        return [r for r in board.contested if r in reachable]
+        return list(self._position(state.ruleset, state.markers).targets.get(faction, ()))
 
     def legal_actions(self, state: State) -> list[Claim]:
         board = self.boards[state.ruleset]
@@ -161,18 +174,18 @@ class BeaconLines(Game[State, Claim]):
                 for combo in product(*per_faction)]
 
     def parse_action(self, data: JSON) -> Claim:
-        if not isinstance(data, Mapping) or "type" not in data:
+        if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         if data["type"] != "claim":
             raise MalformedAction("unknown-action",
                                   f"Beacon Lines has one action type, 'claim'; got {data['type']!r}")
         claims = expect_mapping(data, ("type", "claims"), "a claim")["claims"]
-        if not isinstance(claims, Mapping) or not all(isinstance(f, str) for f in claims):
+        if type(claims) is not dict or not all(type(f) is str for f in claims):
             raise MalformedAction("malformed-action", f"claims must map faction to region, got {claims!r}")
         targets = []
         for faction, value in claims.items():
-            regions = value if isinstance(value, list) else [value]
-            if not regions or not all(isinstance(r, str) for r in regions):
+            regions = value if type(value) is list else [value]
+            if not regions or not all(type(r) is str for r in regions):
                 raise MalformedAction("malformed-action",
                                       f"the claim of {faction!r} must be a region name, got {value!r}")
             targets.append((faction, tuple(regions)))
@@ -210,7 +223,7 @@ class BeaconLines(Game[State, Claim]):
             per = list(counts[chosen[faction]])
             per[i] += 1
             counts[chosen[faction]] = tuple(per)
-        after = replace(state, markers=tuple((r, counts[r]) for r in board.contested))
+        after = evolve(state, markers=tuple((r, counts[r]) for r in board.contested))
         return self._finish_round(after)
 
     def _finish_round(self, state: State) -> State:
@@ -221,10 +234,10 @@ class BeaconLines(Game[State, Claim]):
         best = max(scores, key=scores.__getitem__)
         lead = ranked[0] - ranked[1]
         if scores[best] >= board.min_score and lead >= board.min_lead:
-            return replace(state, result=best)
+            return evolve(state, result=best)
         if state.round >= board.rounds:
-            return replace(state, result=best if lead > 0 else "draw")
-        return replace(state, round=state.round + 1)
+            return evolve(state, result=best if lead > 0 else "draw")
+        return evolve(state, round=state.round + 1)
 
     def outcome(self, state: State) -> str | None:
         return state.result

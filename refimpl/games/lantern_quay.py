@@ -7,11 +7,11 @@ Forge, Install; under ``v0`` (the draft) each die resolves the moment it is plac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, Mapping
 
-from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
+from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve,
                    expect_mapping)
 
 INFO = GameInfo(
@@ -120,7 +120,7 @@ class LanternQuay(Game[State, Action]):
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
-        if not isinstance(data, Mapping) or "type" not in data:
+        if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         if data["type"] == "roll":
             action = expect_mapping(data, ("type", "dice"), "a roll")
@@ -162,7 +162,7 @@ class LanternQuay(Game[State, Action]):
             bad = [d for d in action.dice if not 1 <= d <= t.faces]
             if bad:
                 raise IllegalAction("bad-face", f"a d{t.faces} shows 1 to {t.faces}, got {bad}")
-            return replace(state, dice=action.dice)
+            return evolve(state, dice=action.dice)
         if state.phase != "place":
             raise IllegalAction("wrong-phase", f"round {state.round}: roll the dice before placing one")
         if action.slot not in t.slots:
@@ -175,7 +175,7 @@ class LanternQuay(Game[State, Action]):
         dice = list(state.dice)
         dice.remove(action.face)
         placed = sorted(state.placed + ((action.slot, action.face),), key=lambda p: t.slots.index(p[0]))
-        after = replace(state, dice=tuple(dice), placed=tuple(placed))
+        after = evolve(state, dice=tuple(dice), placed=tuple(placed))
         if self.timing[state.ruleset] == "on-placement":
             after = self._resolve(after, action.slot, action.face)
         if len(after.placed) < len(t.slots):
@@ -190,24 +190,24 @@ class LanternQuay(Game[State, Action]):
         """One slot's effect for one die, on the current stock."""
         t = self.tables
         if slot == "salvage":
-            return replace(state, brass=state.brass + t.salvage[face])
+            return evolve(state, brass=state.brass + t.salvage[face])
         if slot == "forge":
             deal = t.forge[face]
             if deal is None or state.brass < deal[0]:
                 return state  # all or nothing: an unaffordable Forge spends nothing and makes nothing
-            return replace(state, brass=state.brass - deal[0], modules=state.modules + deal[1])
+            return evolve(state, brass=state.brass - deal[0], modules=state.modules + deal[1])
         if face >= t.install_min_face and state.modules >= t.install_modules:
-            return replace(state, modules=state.modules - t.install_modules,
+            return evolve(state, modules=state.modules - t.install_modules,
                            lenses=state.lenses + t.install_lenses)
         return state
 
     def _end_round(self, state: State) -> State:
         """Dice do not carry over; brass and modules do. After the last round the game is decided."""
         t = self.tables
-        cleared = replace(state, dice=(), placed=())
+        cleared = evolve(state, dice=(), placed=())
         if state.round < t.rounds:
-            return replace(cleared, round=state.round + 1)
-        return replace(cleared, result="restored" if state.lenses >= t.lenses else "incomplete")
+            return evolve(cleared, round=state.round + 1)
+        return evolve(cleared, result="restored" if state.lenses >= t.lenses else "incomplete")
 
     def outcome(self, state: State) -> str | None:
         return state.result
