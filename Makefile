@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test specs clean
+.PHONY: run test bench specs clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -13,13 +13,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-## run: install into .venv and replay every bundled trace against the reference (the conformance report)
+## run: install into .venv and verify the reference through the real protocol path (the conformance report)
 run: $(STAMP)
-	$(BIN)/refimpl replay traces/
+	$(BIN)/refimpl verify --impl "$(BIN)/refimpl serve"
 
 ## test: the full test suite (unit, property, Gherkin features, wrong builds)
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
 
 ## specs: re-render the data tables inside specs/*.md from refimpl/games/data/
 specs: $(STAMP)
