@@ -186,3 +186,13 @@ def test_features_run_under_plain_pytest_against_an_outside_build() -> None:
                            "--impl", REFERENCE], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert " passed" in proc.stdout.splitlines()[-1]
+
+
+def test_selecting_a_ruleset_still_runs_scenarios_that_name_it() -> None:
+    proc = verify("--impl", REFERENCE, "--ruleset", "v0", "--format", "json")
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 0
+    ran = [c for c in doc["checks"] if c["kind"] == "scenario" and c["status"] == "passed"]
+    assert any("under v0" in c["name"] or "v0" in c["name"] or "Draft" in c["name"] or "draft" in c["name"]
+               for c in ran), [c["name"] for c in ran]
+    assert all(c["ruleset"] in (None, "v0") for c in doc["checks"] if c["kind"] == "trace")
