@@ -92,6 +92,7 @@ class ReferenceDriver:
         self.name = name
         self._game: Game[Any, Any] | None = None
         self._state: Any = None
+        self._started: tuple[Any, ...] = ()  # what start was given, for restart
 
     def supports(self, game: str, ruleset: str | None) -> bool:
         if game not in self.engines:
@@ -113,7 +114,7 @@ class ReferenceDriver:
             self._state = engine.new_state(ruleset, seed, setup)
         except BadSetup as exc:
             raise DriverError(exc.code, exc.message) from None
-        self._game = engine
+        self._game, self._started = engine, (ruleset, seed, setup)
         return engine.view(self._state)
 
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
@@ -125,8 +126,9 @@ class ReferenceDriver:
         return engine.view(self._state)
 
     def restart(self) -> dict[str, JSON]:
+        """The game as ``start`` made it: same ruleset, seed and set-up."""
         engine = self._current()
-        self._state = engine.restart(self._state)
+        self._state = engine.new_state(*self._started)
         return engine.view(self._state)
 
     def view(self, observer: str | None = None) -> dict[str, JSON]:

@@ -30,6 +30,7 @@ class Session:
         self.game: Game[Any, Any] | None = None
         self.state: Any = None
         self.quitting = False
+        self.started: tuple[Any, ...] = ()
 
     def current(self) -> Game[Any, Any]:
         if self.game is None:
@@ -49,11 +50,12 @@ class Session:
         ruleset = req.get("ruleset")
         if ruleset is not None and ruleset not in engine.info.rulesets:
             raise RequestError("unsupported", f"no ruleset {ruleset!r} for {name}")
+        started = (ruleset, req.get("seed"), req.get("setup") or {})
         try:
-            self.state = engine.new_state(ruleset, req.get("seed"), req.get("setup") or {})
+            self.state = engine.new_state(*started)
         except RuleViolation as exc:
             raise RequestError("bad-request", exc.message) from None
-        self.game = engine
+        self.game, self.started = engine, started
         return {"state": engine.view(self.state)}
 
     def apply(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +75,7 @@ class Session:
 
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
-        self.state = engine.restart(self.state)
+        self.state = engine.new_state(*self.started)  # same ruleset, seed and set-up as start
         return {"state": engine.view(self.state)}
 
     def quit(self, req: dict[str, Any]) -> dict[str, Any]:

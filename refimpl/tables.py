@@ -40,9 +40,19 @@ def _lantern_faces() -> Table:
     return ["face", "Salvage", "Forge (all or nothing)", "Install (needs a module)"], rows
 
 
+def _ludo_board() -> Table:
+    b: Any = GAMES["ludo"].board
+    sits = ["bottom", "left", "opposite", "right"]
+    home = f"{b.last_track_step + 1}–{b.goal - 1}"
+    rows = [[f"`{seat}`", sits[k], str(b.starts[k]), str((b.starts[k] + GAMES["ludo"].data["star_offset"]) % b.track),
+             home, str(b.goal)] for k, seat in enumerate(b.seats)]
+    return ["seat", "sits", "start square", "star square", "home column (steps)", "goal (steps)"], rows
+
+
 TABLES: dict[str, dict[str, Callable[[], Table]]] = {
     "beacon-lines": {"adjacency": _beacon_adjacency},
     "lantern-quay": {"faces": _lantern_faces},
+    "ludo": {"board": _ludo_board},
 }
 
 

@@ -11,6 +11,7 @@ from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedActio
                    RuleViolation)
 from .beacon_lines import BeaconLines
 from .lantern_quay import LanternQuay
+from .ludo import Ludo
 
 __all__ = ["GAMES", "Game", "GameInfo", "RuleViolation", "IllegalAction", "MalformedAction",
            "BadSetup", "JSON", "get_game", "load_data"]
@@ -27,6 +28,7 @@ GAMES: dict[str, Game[Any, Any]] = {
     for engine in (
         BeaconLines(load_data("beacon-lines")),
         LanternQuay(load_data("lantern-quay")),
+        Ludo(load_data("ludo")),
     )
 }
 

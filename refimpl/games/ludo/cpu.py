@@ -1,0 +1,91 @@
+"""The three CPU levels of specs/ludo.md (rules LD-CPU-*), as pure functions of a position.
+
+Every level looks only at the legal moves for the rolled face: no search, no chained sixes. Ties
+between equally good moves are broken by one number from the game's seeded decision stream.
+A position is a State or a Turn: anything with ``turn``, ``roll``, ``pieces`` and ``choice_state``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Union
+
+from . import streams
+from .engine import YARD
+
+if TYPE_CHECKING:
+    from .engine import Ludo, State, Turn
+
+Position = Union["State", "Turn"]
+
+# Move values (ruling R8): other advance 0, safe landing 1, enter 2, finish 3, capture 3 + pieces sent home.
+OTHER, SAFE, ENTER, FINISH, CAPTURE = 0, 1, 2, 3, 3
+
+
+def assess(game: "Ludo", pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
+    """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``)."""
+    b, seat = game.board, pos.turn
+    step = pos.pieces[seat][piece]
+    if step == YARD:
+        return ENTER, 0  # onto the start square: safe
+    step += pos.roll
+    if step == b.goal:
+        return FINISH, 0
+    if step > b.last_track_step:
+        return OTHER, 0  # in the home column: out of every enemy's reach
+    square = (b.starts[seat] + step) % b.track
+    if square in b.safe:
+        return SAFE, 0
+    captured = 0
+    threats = 1  # product over enemy seats of (6 - faces that hit)
+    for other, theirs in enumerate(pos.pieces):
+        if other == seat:
+            continue
+        there = (square - b.starts[other]) % b.track  # the landing square, in that seat's steps
+        if there > b.last_track_step:
+            # That seat's pieces never stand there: it lies past their turn into the home column.
+            threats *= 6
+            continue
+        captured += theirs.count(there)
+        if with_risk:
+            # Pieces captured now are back in the yard; the others hit with face (there - p).
+            faces = {there - p for p in theirs if p != there and p >= 0 and 1 <= there - p <= 6}
+            threats *= 6 - len(faces)
+    value = CAPTURE + captured if captured else OTHER
+    return value, (216 - threats) if with_risk else 0
+
+
+def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
+    """216 x the chance that the moved piece is captured on the next turn (ruling R9): per enemy seat
+    k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
+    turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216.
+    Safe squares, the home column and home count 0."""
+    return assess(game, pos, piece, with_risk=True)[1]
+
+
+def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
+    """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling R8)."""
+    pieces = game.movable(pos)
+    if level == "normal":
+        return {p: assess(game, pos, p, False)[0] for p in pieces}
+    return {p: 216 * v - r for p in pieces for v, r in [assess(game, pos, p, True)]}
+
+
+def choose(game: "Ludo", pos: Position, level: str) -> tuple[int, int, int]:
+    """(piece, decision-stream outputs used, decision stream state after) for ``level``.
+
+    A forced move (one legal piece) draws nothing. Easy draws one number for a uniform pick among the
+    legal pieces; normal and hard draw one number only to break a tie among their best moves.
+    """
+    pieces = game.movable(pos)
+    if len(pieces) == 1:
+        return pieces[0], 0, pos.choice_state
+    if level == "easy":
+        candidates = pieces
+    else:
+        score = scores(game, pos, level)
+        best = max(score.values())
+        candidates = [p for p in pieces if score[p] == best]
+        if len(candidates) == 1:
+            return candidates[0], 0, pos.choice_state
+    after, k, used = streams.draw(pos.choice_state, len(candidates))
+    return candidates[k], used, after

@@ -1,0 +1,361 @@
+"""Ludo variant: the rules of specs/ludo.md as a pure engine.
+
+A throw is a chance action (``Roll``: the caller names the face, or asks for the next face of the
+game's canonical seeded dice stream); a turn's choice is a ``Move`` of one piece, or a ``Cpu`` action
+that lets a CPU level choose with the game's seeded decision stream. Pieces are counted in steps from
+their own start square: -1 in the yard, 0-50 on the shared loop, 51-56 in the home column, 57 home.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
+from . import streams
+
+INFO = GameInfo(
+    name="ludo",
+    title="Ludo",
+    source="003_2762a0a6ed6e2df0.txt",
+    rule_prefix="LD",
+    players=("human", "cpu1", "cpu2", "cpu3"),
+    rulesets=("v1",),
+    default_ruleset="v1",
+    simultaneous=False,
+    chance=True,
+    results=("human", "cpu1", "cpu2", "cpu3", "capped"),
+)
+YARD = -1
+LEVELS = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A throw of the die: ``face`` 1-6, or None for the next face of the game's seeded dice stream."""
+
+    face: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"type": "roll"} if self.face is None else {"type": "roll", "face": self.face}
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move piece ``piece`` (0-3) of the seat to play by the rolled face (a 6 from the yard enters it)."""
+
+    piece: int
+
+    def to_json(self) -> JSON:
+        return {"type": "move", "piece": self.piece}
+
+
+@dataclass(frozen=True)
+class Cpu:
+    """Let the CPU ``level`` choose the move of the seat to play (specs/ludo.md, CPU levels)."""
+
+    level: str
+
+    def to_json(self) -> JSON:
+        return {"type": "cpu", "level": self.level}
+
+
+Action = Roll | Move | Cpu
+
+
+@dataclass(frozen=True)
+class Board:
+    """The geometry of data/ludo.yaml, precomputed."""
+
+    seats: tuple[str, ...]
+    track: int
+    starts: tuple[int, ...]
+    safe: frozenset[int]
+    last_track_step: int
+    goal: int
+    pieces: int
+    cap: int
+    sixes_void: int
+    dice_xor: int
+    decisions_xor: int
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Board":
+        n, spacing = len(data["seats"]), int(data["start_spacing"])
+        starts = tuple(k * spacing for k in range(n))
+        track = int(data["track"])
+        safe = frozenset(starts) | frozenset((s + int(data["star_offset"])) % track for s in starts)
+        return cls(seats=tuple(data["seats"]), track=track, starts=starts, safe=safe,
+                   last_track_step=int(data["last_track_step"]), goal=int(data["goal_step"]),
+                   pieces=int(data["pieces"]), cap=int(data["roll_cap"]), sixes_void=int(data["sixes_void"]),
+                   dice_xor=int(data["streams"]["dice_xor"]), decisions_xor=int(data["streams"]["decisions_xor"]))
+
+    def square(self, seat: int, step: int) -> int | None:
+        """The loop square (0-51) of a piece ``step`` steps from its start, or None off the loop."""
+        if 0 <= step <= self.last_track_step:
+            return (self.starts[seat] + step) % self.track
+        return None
+
+
+@dataclass(frozen=True)
+class State:
+    ruleset: str
+    seed: int
+    turn: int  # index of the seat to play
+    phase: str  # roll | move | over
+    roll: int  # the face to move by (phase move), else 0
+    sixes: int  # sixes in a row thrown by the seat to play this turn
+    throws: int
+    decisions: int  # outputs taken from the decision stream so far (SplitMix64 steps)
+    pieces: tuple[tuple[int, ...], ...]  # per seat, per piece: steps from its start (-1 yard, 57 home)
+    result: str | None
+    last_face: int  # the face of the latest throw (0 before the first)
+    dice_state: int  # the dice stream after ``throws`` faces
+    choice_state: int  # the decision stream after ``decisions`` numbers
+
+
+class Turn:
+    """A mutable working copy of a State, for the rules to change in place."""
+
+    __slots__ = ("turn", "phase", "roll", "sixes", "throws", "decisions", "pieces", "result", "last_face",
+                 "dice_state", "choice_state", "options")
+
+    def __init__(self, s: State) -> None:
+        self.turn, self.phase, self.roll, self.sixes = s.turn, s.phase, s.roll, s.sixes
+        self.throws, self.decisions, self.result, self.last_face = s.throws, s.decisions, s.result, s.last_face
+        self.pieces = [list(p) for p in s.pieces]
+        self.dice_state, self.choice_state = s.dice_state, s.choice_state
+        self.options: list[int] | None = None  # movable pieces for the rolled face, once worked out
+
+    def freeze(self, s: State) -> State:
+        return State(s.ruleset, s.seed, self.turn, self.phase, self.roll, self.sixes, self.throws, self.decisions,
+                     tuple(tuple(p) for p in self.pieces), self.result, self.last_face, self.dice_state,
+                     self.choice_state)
+
+
+class Ludo(Game[State, Action]):
+    info = INFO
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.board = Board.from_data(data)
+
+    # --- creating ----------------------------------------------------------------------------
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        """The start state, or a position given by ``setup``: ``pieces`` (per seat, four steps),
+        ``turn`` (the seat to roll) and ``throws`` (throws already made). Raises BadSetup."""
+        state = self._position(ruleset, seed, setup)
+        winner = self._winner(state.pieces)
+        if winner is not None:
+            raise BadSetup("bad-setup", f"{self.board.seats[winner]} already has every piece home")
+        return state
+
+    def _position(self, ruleset: str | None, seed: int | None, setup: Mapping[str, JSON] | None) -> State:
+        name = self._ruleset(ruleset)
+        b = self.board
+        seed = 0 if seed is None else seed
+        if type(seed) is not int:
+            raise BadSetup("bad-setup", f"the seed must be an integer, got {seed!r}")
+        setup = dict(setup or {})
+        unknown = sorted(set(setup) - {"pieces", "turn", "throws"})
+        if unknown:
+            raise BadSetup("bad-setup", f"unknown set-up keys {unknown} (known: pieces, turn, throws)")
+        pieces = [[YARD] * b.pieces for _ in b.seats]
+        for seat, steps in dict(setup.get("pieces", {})).items():
+            if seat not in b.seats or not isinstance(steps, list) or len(steps) != b.pieces or not all(
+                    type(s) is int and YARD <= s <= b.goal for s in steps):
+                raise BadSetup("bad-setup", f"pieces of {seat!r} must be {b.pieces} steps from -1 to {b.goal}")
+            pieces[b.seats.index(seat)] = list(steps)
+        turn = setup.get("turn", b.seats[0])
+        throws = setup.get("throws", 0)
+        if turn not in b.seats or type(throws) is not int or not 0 <= throws < b.cap:
+            raise BadSetup("bad-setup", f"turn must be a seat and throws 0 to {b.cap - 1}")
+        dice = (seed ^ b.dice_xor) & streams.MASK
+        for _ in range(throws):  # a game set up after n throws continues the stream at throw n + 1
+            dice, _face = streams.next_face(dice)
+        return State(name, seed, b.seats.index(turn), "roll", 0, 0, throws, 0,
+                     tuple(tuple(p) for p in pieces), None, 0, dice, (seed ^ b.decisions_xor) & streams.MASK)
+
+    def restart(self, state: State) -> State:
+        """The start of a new game with the same seed (a set-up position is not kept)."""
+        return self.new_state(state.ruleset, state.seed)
+
+    # --- actions -----------------------------------------------------------------------------
+    def parse_action(self, data: JSON) -> Action:
+        if type(data) is not dict or "type" not in data:
+            raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
+        kind, keys = data["type"], set(data) - {"type"}
+        if kind == "roll" and keys <= {"face"}:
+            face = data.get("face")
+            if face is not None and type(face) is not int:
+                raise MalformedAction("malformed-action", f"a face is an integer, got {face!r}")
+            return Roll(face)
+        if kind == "move" and keys == {"piece"} and type(data["piece"]) is int:
+            return Move(data["piece"])
+        if kind == "cpu" and keys == {"level"} and isinstance(data["level"], str):
+            return Cpu(data["level"])
+        if kind in ("roll", "move", "cpu"):
+            raise MalformedAction("malformed-action", f"not a well-formed {kind} action: {data!r}")
+        raise MalformedAction("unknown-action", f"Ludo actions are roll, move and cpu; got {kind!r}")
+
+    def is_chance(self, state: State) -> bool:
+        return state.phase == "roll"
+
+    def movable(self, pos: "State | Turn") -> list[int]:
+        """The pieces of the seat to play that the rolled face can move: exactly the pieces a UI may let
+        the player tap."""
+        if pos.phase != "move":
+            return []
+        if type(pos) is Turn:
+            if pos.options is None:
+                pos.options = self._movable(pos.pieces[pos.turn], pos.roll)
+            return pos.options
+        return self._movable(pos.pieces[pos.turn], pos.roll)
+
+    def _movable(self, mine: tuple[int, ...], face: int) -> list[int]:
+        goal = self.board.goal
+        return [i for i, p in enumerate(mine)
+                if (p == YARD and face == 6) or (YARD < p and p + face <= goal)]
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if state.phase == "roll":
+            return [Roll(f) for f in range(1, 7)]
+        return [Move(i) for i in self.movable(state)]
+
+    def apply(self, state: State, action: Action) -> State:
+        turn = Turn(state)
+        if type(action) is Roll:
+            self.throw(turn, action.face)
+        elif type(action) is Cpu:
+            self.cpu_move(turn, action.level)
+        else:
+            self.move(turn, action.piece)
+        return turn.freeze(state)
+
+    # The rules proper work on a mutable Turn: ``apply`` copies a state into one and freezes the result;
+    # a simulation keeps one Turn for a whole game (refimpl/simulate.py). One rule text, two speeds.
+    def throw(self, t: "Turn", face: int | None) -> None:
+        """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move."""
+        b = self.board
+        if t.phase != "roll":
+            raise IllegalAction("game-over" if t.phase == "over" else "wrong-phase",
+                                "the game is over" if t.phase == "over" else
+                                f"{b.seats[t.turn]} must move the rolled {t.roll} first")
+        dice, drawn = streams.next_face(t.dice_state)  # every throw uses up one face of the stream
+        if face is None:
+            face = drawn
+        elif not 1 <= face <= 6:
+            raise IllegalAction("bad-face", f"a die shows 1 to 6, got {face}")
+        t.dice_state, t.last_face = dice, face
+        t.throws += 1
+        t.sixes = t.sixes + 1 if face == 6 else 0
+        if t.sixes == b.sixes_void:  # the third six is void: nothing moves, the turn passes
+            self._end_throw(t, again=False)
+        else:
+            t.options = self._movable(t.pieces[t.turn], face)
+            if t.options:
+                t.phase, t.roll = "move", face
+            else:  # automatic pass; a 6 still rolls again
+                self._end_throw(t, again=face == 6)
+
+    def move(self, t: "Turn", piece: int) -> None:
+        """Move ``piece`` of the seat to play by the rolled face."""
+        self._ready_to_move(t)
+        if type(piece) is not int or not 0 <= piece < self.board.pieces:
+            raise IllegalAction("no-such-piece", f"pieces are numbered 0 to {self.board.pieces - 1}")
+        if piece not in self.movable(t):
+            raise IllegalAction("piece-cannot-move", f"piece {piece} cannot move {t.roll}")
+        self._play(t, piece)
+
+    def cpu_move(self, t: "Turn", level: str) -> None:
+        """Let CPU ``level`` choose the move (with the seeded decision stream) and make it."""
+        self._ready_to_move(t)
+        if level not in LEVELS:
+            raise IllegalAction("unknown-level", f"CPU levels are {', '.join(LEVELS)}; got {level!r}")
+        piece, used, t.choice_state = cpu.choose(self, t, level)
+        t.decisions += used
+        self._play(t, piece)
+
+    def _ready_to_move(self, t: "Turn") -> None:
+        if t.phase == "over":
+            raise IllegalAction("game-over", "the game is over")
+        if t.phase != "move":
+            raise IllegalAction("wrong-phase", f"{self.board.seats[t.turn]} must roll first")
+
+    def land(self, pieces: list[list[int]], seat: int, piece: int, roll: int) -> None:
+        """Move the piece in ``pieces`` and send every enemy piece on its landing square to the yard."""
+        b = self.board
+        mine = pieces[seat]
+        step = mine[piece] = 0 if mine[piece] == YARD else mine[piece] + roll
+        if step <= b.last_track_step:
+            square = (b.starts[seat] + step) % b.track
+            if square not in b.safe:
+                for other, theirs in enumerate(pieces):
+                    there = (square - b.starts[other]) % b.track  # the square, in that seat's steps
+                    if other != seat and there <= b.last_track_step and there in theirs:
+                        theirs[:] = [YARD if p == there else p for p in theirs]
+
+    def _play(self, t: "Turn", piece: int) -> None:
+        b = self.board
+        self.land(t.pieces, t.turn, piece, t.roll)
+        if t.pieces[t.turn].count(b.goal) == b.pieces:  # the game ends the moment a seat is home
+            t.phase, t.roll, t.sixes, t.result, t.options = "over", 0, 0, b.seats[t.turn], None
+            return
+        self._end_throw(t, again=t.roll == 6)
+
+    def _end_throw(self, t: "Turn", again: bool) -> None:
+        """The throw is over: the same seat rolls again (after a 6) or the next seat rolls; or the cap."""
+        t.roll, t.options = 0, None
+        if t.throws >= self.board.cap:
+            t.phase, t.sixes, t.result = "over", 0, "capped"
+            return
+        t.phase = "roll"
+        if not again:
+            t.turn, t.sixes = (t.turn + 1) % len(self.board.seats), 0
+
+    def _winner(self, pieces: tuple[tuple[int, ...], ...]) -> int | None:
+        return next((i for i, mine in enumerate(pieces) if all(p == self.board.goal for p in mine)), None)
+
+    def outcome(self, state: State) -> str | None:
+        return state.result
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        seats = self.board.seats
+        return {
+            "game": INFO.name,
+            "ruleset": state.ruleset,
+            "seed": state.seed,
+            "turn": seats[state.turn],
+            "phase": state.phase,
+            "roll": state.roll or None,
+            "sixes": state.sixes,
+            "last_face": state.last_face or None,
+            "throws": state.throws,
+            "decisions": state.decisions,
+            "pieces": {seat: list(state.pieces[i]) for i, seat in enumerate(seats)},
+            "result": state.result,
+        }
+
+    def from_view(self, view: Mapping[str, JSON]) -> State:
+        try:
+            base = self._position(view["ruleset"], view["seed"], {"pieces": dict(view["pieces"]),
+                                                                   "turn": view["turn"]})
+            dice = base.dice_state
+            for _ in range(int(view["throws"])):
+                dice, _face = streams.next_face(dice)
+            choice = base.choice_state
+            for _ in range(int(view["decisions"])):
+                choice, _out = streams.splitmix64(choice)
+            state = State(base.ruleset, base.seed, base.turn, view["phase"], view["roll"] or 0, int(view["sixes"]),
+                          int(view["throws"]), int(view["decisions"]), base.pieces, view["result"],
+                          view["last_face"] or 0, dice, choice)
+        except (KeyError, TypeError, ValueError, BadSetup) as exc:
+            raise BadSetup("bad-view", f"not a Ludo view: {exc}") from None
+        if self.view(state) != dict(view):
+            raise BadSetup("bad-view", "the view is not consistent")
+        return state
+
+
+from . import cpu  # noqa: E402  (the CPU levels use the engine; imported last to avoid a cycle)
