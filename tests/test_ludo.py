@@ -1,0 +1,193 @@
+"""Ludo: the seeded streams, the CPU arithmetic, the fast simulation path and the statistics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refimpl.games import GAMES, BadSetup, IllegalAction
+from refimpl.games.ludo import Cpu, Move, Roll
+from refimpl.games.ludo.cpu import risk_216, scores
+from refimpl.games.ludo.engine import Turn
+from refimpl.games.ludo.streams import draw, faces, splitmix64
+from refimpl.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
+
+LUDO = GAMES["ludo"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_splitmix64_matches_the_published_test_vector() -> None:
+    state, outputs = 0, []
+    for _ in range(3):
+        state, x = splitmix64(state)
+        outputs.append(x)
+    assert outputs == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+def test_the_documented_faces_of_seed_1() -> None:
+    assert faces(1, 12) == [6, 2, 1, 6, 4, 3, 4, 4, 1, 5, 4, 5]
+
+
+def test_draws_are_unbiased_by_rejection() -> None:
+    # An output at or above 2^64 - (2^64 mod n) is thrown away. Find a state whose next output is one.
+    limit = (1 << 64) - (1 << 64) % 6
+    state, x = splitmix64(0)
+    assert x < limit  # the ordinary case: one output, one number
+    assert draw(0, 6) == (state, x % 6, 1)
+    assert all(0 <= draw(s, 6)[1] < 6 for s in range(100))
+    counts = [0] * 6
+    for f in faces(12345, 6000):
+        counts[f - 1] += 1
+    assert all(900 < c < 1100 for c in counts), counts
+
+
+def position(pieces: dict[str, list[int]], roll: int, seed: int = 1, turn: str = "human"):  # type: ignore[no-untyped-def]
+    return LUDO.apply(LUDO.new_state(seed=seed, setup={"pieces": pieces, "turn": turn}), Roll(roll))
+
+
+def test_risk_numbers_of_the_spec() -> None:
+    s = position({"human": [14, 30, -1, -1], "cpu1": [2, -1, -1, -1], "cpu2": [5, -1, -1, -1],
+                  "cpu3": [42, -1, -1, -1]}, 3)
+    assert risk_216(LUDO, s, 0) == 36  # 1/6
+    assert risk_216(LUDO, s, 1) == 66  # 11/36, less than 2/6 (the seed's erratum)
+    assert scores(LUDO, s, "hard") == {0: -36, 1: -66}
+    assert scores(LUDO, s, "normal") == {0: 0, 1: 0}
+
+
+def test_risk_is_zero_on_safe_squares_home_column_and_home() -> None:
+    s = position({"human": [5, 50, 54, -1], "cpu3": [20, -1, -1, -1]}, 3)  # cpu3 sits on square 7
+    assert [risk_216(LUDO, s, p) for p in (0, 1, 2)] == [0, 0, 0]
+
+
+def test_a_piece_about_to_turn_home_threatens_nothing() -> None:
+    # cpu1 at its step 48 is square 9; square 11 would be its step 50: reachable. Its step 49 (square 10)
+    # plus 3 would be step 52, in its home column: it cannot reach square 13+ on the loop.
+    s = position({"human": [8, -1, -1, -1], "cpu1": [48, -1, -1, -1]}, 3)  # human lands on square 11
+    assert risk_216(LUDO, s, 0) == 216 - 5 * 6 * 6
+    s = position({"human": [10, -1, -1, -1], "cpu1": [49, -1, -1, -1]}, 2)  # square 12; cpu1 would need step 51
+    assert risk_216(LUDO, s, 0) == 0
+
+
+def test_captured_pieces_threaten_nothing_after_the_move() -> None:
+    # Human lands on square 10 capturing cpu1 there; cpu1's other piece 3 behind still threatens.
+    s = position({"human": [7, -1, -1, -1], "cpu1": [49, 46, -1, -1]}, 3)
+    assert risk_216(LUDO, s, 0) == 216 - 5 * 6 * 6
+
+
+@st.composite
+def games(draw_: st.DrawFn) -> tuple[int, list[str], int]:
+    return (draw_(st.integers(0, 2**64 - 1)), draw_(st.lists(st.sampled_from(["easy", "normal", "hard"]),
+                                                              min_size=4, max_size=4)), draw_(st.integers(1, 120)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(games())
+def test_the_fast_path_and_apply_agree_and_keep_the_invariants(case: tuple[int, list[str], int]) -> None:
+    seed, levels, n = case
+    state, turn = LUDO.new_state(seed=seed), Turn(LUDO.new_state(seed=seed))
+    for _ in range(n):
+        if state.result is not None:
+            break
+        action = Roll() if state.phase == "roll" else Cpu(levels[state.turn])
+        state = LUDO.apply(state, action)
+        if turn.phase == "roll":
+            LUDO.throw(turn, None)
+        else:
+            LUDO.cpu_move(turn, levels[turn.turn])
+        assert turn.freeze(state) == state
+        view = LUDO.view(state)
+        assert LUDO.from_view(json.loads(json.dumps(view))) == state
+        squares: dict[int, set[str]] = {}
+        for k, seat in enumerate(LUDO.board.seats):
+            for p in view["pieces"][seat]:
+                assert -1 <= p <= 57
+                sq = LUDO.board.square(k, p)
+                if sq is not None and sq not in LUDO.board.safe:
+                    squares.setdefault(sq, set()).add(seat)
+        assert all(len(colours) == 1 for colours in squares.values()), "two colours share a plain square"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["easy", "normal", "hard"]), st.sampled_from(["easy", "normal", "hard"]))
+def test_cpu_levels_never_change_the_faces(seed: int, a: str, b: str) -> None:
+    def thrown(level: str) -> list[int]:
+        t, out = Turn(LUDO.new_state(seed=seed)), []
+        while t.result is None and len(out) < 60:
+            if t.phase == "roll":
+                LUDO.throw(t, None)
+                out.append(t.last_face)
+            else:
+                LUDO.cpu_move(t, level)
+        return out
+
+    first, second = thrown(a), thrown(b)
+    assert first[:min(len(first), len(second))] == second[:min(len(first), len(second))]
+    assert first == faces(seed, len(first))
+
+
+def test_legal_moves_are_exactly_the_accepted_ones() -> None:
+    s = position({"human": [55, 12, 12, 57], "cpu2": [3, -1, -1, -1]}, 4)
+    legal = {a.piece for a in LUDO.legal_actions(s)}
+    assert legal == {1, 2}
+    for piece in range(4):
+        if piece in legal:
+            LUDO.apply(s, Move(piece))
+        else:
+            with pytest.raises(IllegalAction):
+                LUDO.apply(s, Move(piece))
+
+
+def test_bad_setups_are_refused() -> None:
+    for setup in ({"pieces": {"human": [1, 2, 3]}}, {"pieces": {"blue": [1, 2, 3, 4]}}, {"turn": "cpu9"},
+                  {"throws": 10000}, {"pieces": {"cpu1": [57, 57, 57, 57]}}, {"board": 1}):
+        with pytest.raises(BadSetup):
+            LUDO.new_state(seed=1, setup=setup)
+
+
+def test_statistics_tally() -> None:
+    record = {"played": 0, "won": 0, "lost": 0}
+    for result in ("human", "cpu2", "capped", None, "cpu1"):
+        tally(record, result)
+    assert record == {"played": 5, "won": 1, "lost": 2}
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_a_simulation_depends_on_seed_and_games_only() -> None:
+    one = simulate(40, ["easy", "normal", "hard", "easy"], seed=3, jobs=1)
+    two = simulate(40, ["easy", "normal", "hard", "easy"], seed=3, jobs=2)
+    assert (one.wins, one.throws, one.capped) == (two.wins, two.throws, two.capped)
+    assert sum(one.wins.values()) + one.capped == 40
+    seeds = game_seeds(3, 2)
+    assert one.throws >= play_game(LUDO, seeds[0], ("easy", "normal", "hard", "easy"))[1]
+
+
+def test_simulate_rejects_bad_levels() -> None:
+    with pytest.raises(SimulateError, match="unknown level 'genius'"):
+        simulate(1, ["easy", "easy", "easy", "genius"], seed=0)
+    with pytest.raises(SimulateError, match="one level per seat"):
+        simulate(1, ["easy"], seed=0)
+
+
+def test_simulate_command() -> None:
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "simulate", "ludo", "--games", "30", "--seed", "2",
+                           "--seats", "hard,easy,easy,easy", "--format", "json"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert [r["seat"] for r in doc["seats"]] == ["human", "cpu1", "cpu2", "cpu3"]
+    assert sum(r["wins"] for r in doc["seats"]) + doc["capped"] == 30
+    assert doc["human_record"]["played"] == 30
+    bad = subprocess.run([sys.executable, "-m", "refimpl", "simulate", "ludo", "--seats", "easy"], cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "one level per seat" in bad.stderr and "Traceback" not in bad.stderr
