@@ -120,6 +120,31 @@ def serve_cmd() -> None:
     serve(sys.stdin, sys.stdout)
 
 
+@main.command("simulate")
+@click.argument("game", type=click.Choice(["ludo"]))
+@click.option("--games", "n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seats", default="easy,easy,easy,easy", show_default=True,
+              help="CPU level of each seat, in turn order (human, cpu1, cpu2, cpu3).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes; the result depends only on --seed and --games.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str) -> None:
+    """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
+    from .simulate import SimulateError, simulate, summary_json, summary_text
+
+    bar = None
+    if sys.stderr.isatty():
+        def bar(done: int, total: int) -> None:
+            filled = 30 * done // total
+            click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games", err=True, nl=done == total)
+    try:
+        summary = simulate(n, seats.split(","), seed, jobs, bar)
+    except SimulateError as exc:
+        _fail(str(exc))
+    click.echo(json.dumps(summary_json(summary), indent=2) if fmt == "json" else summary_text(summary), nl=fmt == "json")
+
+
 @main.command("tables")
 @click.argument("game")
 @click.argument("name", required=False)

@@ -1,0 +1,154 @@
+"""``refimpl simulate ludo``: play many full games with chosen CPU levels, and tabulate win rates.
+
+Game i of a run uses the i-th output of SplitMix64 seeded with the run's seed as its game seed, so a
+run depends only on the seed and the number of games, never on how many worker processes share it.
+Each game runs on one mutable Turn of the reference engine (the same rule code as ``apply``).
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .games import GAMES
+from .games.ludo.engine import LEVELS, Ludo, Turn
+from .games.ludo.streams import splitmix64
+
+HUMAN = "human"
+
+
+class SimulateError(Exception):
+    """Bad input to simulate (a level that does not exist, a wrong number of seats)."""
+
+
+def tally(record: dict[str, int], result: str | None) -> None:
+    """Add one game to the human seat's record (rule LD-STAT-1): a finished game is a win or a loss;
+    a capped (or abandoned, ``None``) game counts as played only."""
+    record["played"] += 1
+    if result == HUMAN:
+        record["won"] += 1
+    elif result is not None and result != "capped":
+        record["lost"] += 1
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seed of every game of a run."""
+    state, out = seed, []
+    for _ in range(games):
+        state, value = splitmix64(state)
+        out.append(value)
+    return out
+
+
+def play_game(engine: Ludo, seed: int, levels: tuple[str, ...]) -> tuple[str, int]:
+    """(result, throws) of one full game, each seat played by its CPU level."""
+    t = Turn(engine.new_state(seed=seed))
+    while t.result is None:
+        if t.phase == "roll":
+            engine.throw(t, None)
+        else:
+            engine.cpu_move(t, levels[t.turn])
+    return t.result, t.throws
+
+
+def _play_many(args: tuple[list[int], tuple[str, ...]]) -> list[tuple[str, int]]:
+    seeds, levels = args
+    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
+    return [play_game(engine, s, levels) for s in seeds]
+
+
+@dataclass
+class Summary:
+    games: int
+    seed: int
+    levels: tuple[str, ...]
+    seats: tuple[str, ...]
+    wins: dict[str, int] = field(default_factory=dict)
+    capped: int = 0
+    throws: int = 0
+    record: dict[str, int] = field(default_factory=lambda: {"played": 0, "won": 0, "lost": 0})
+
+    def add(self, result: str, throws: int) -> None:
+        if result == "capped":
+            self.capped += 1
+        else:
+            self.wins[result] = self.wins.get(result, 0) + 1
+        self.throws += throws
+        tally(self.record, result)
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Play ``games`` games; ``levels`` gives each seat's CPU level. Raises SimulateError."""
+    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
+    levels = tuple(levels)
+    seats = engine.board.seats
+    if len(levels) != len(seats):
+        raise SimulateError(f"give one level per seat ({len(seats)}: {', '.join(seats)}), got {len(levels)}")
+    bad = [lvl for lvl in levels if lvl not in LEVELS]
+    if bad:
+        raise SimulateError(f"unknown level {bad[0]!r} (levels: {', '.join(LEVELS)})")
+    if games < 1 or jobs < 1:
+        raise SimulateError("games and jobs must be at least 1")
+    summary = Summary(games, seed, levels, seats)
+    seeds = game_seeds(seed, games)
+    size = max(1, min(2000, games // (jobs * 8) or 1))
+    chunks = [seeds[i:i + size] for i in range(0, games, size)]
+    done = 0
+    if jobs == 1:
+        results: Iterable[list[tuple[str, int]]] = (_play_many((c, levels)) for c in chunks)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        results = pool.map(_play_many, [(c, levels) for c in chunks])  # in order: same totals for any J
+    try:
+        for chunk in results:
+            for result, throws in chunk:
+                summary.add(result, throws)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return summary
+
+
+def summary_rows(s: Summary) -> list[dict[str, object]]:
+    rows = []
+    for seat, level in zip(s.seats, s.levels):
+        wins = s.wins.get(seat, 0)
+        low, high = wilson(wins, s.games)
+        rows.append({"seat": seat, "level": level, "wins": wins, "win_rate": wins / s.games,
+                     "ci95": [low, high]})
+    return rows
+
+
+def summary_text(s: Summary) -> str:
+    lines = [f"{s.games} games, seed {s.seed}, seats {','.join(s.levels)}", "",
+             f"{'seat':6} {'level':7} {'wins':>7} {'win rate':>9}   95% CI"]
+    for r in summary_rows(s):
+        low, high = r["ci95"]  # type: ignore[misc]
+        lines.append(f"{r['seat']:6} {r['level']:7} {r['wins']:>7} {r['win_rate']:>9.1%}   "
+                     f"{low:.1%} - {high:.1%}")
+    lines += ["", f"capped (no result after 10,000 throws): {s.capped} ({s.capped / s.games:.2%})",
+              f"average length: {s.throws / s.games:.1f} throws",
+              f"human seat record: {s.record['played']} played, {s.record['won']} won, {s.record['lost']} lost"]
+    return "\n".join(lines) + "\n"
+
+
+def summary_json(s: Summary) -> dict[str, object]:
+    return {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": summary_rows(s),
+            "capped": s.capped, "average_throws": s.throws / s.games, "human_record": s.record}
