@@ -23,6 +23,7 @@ test: $(STAMP)
 
 ## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/run.py
 
 ## specs: re-render the data tables inside specs/*.md from refimpl/games/data/
