@@ -321,6 +321,24 @@ Feature: Ludo (variant)
     And the hard CPU moves for human
     Then human's pieces are at 14, 53, -1, -1
 
+  @LD-CPU-3 @LD-SAFE-1
+  Scenario Outline: Hard counts a safe square as zero risk, even with an enemy just behind
+    # Piece 0 lands on square 8 (a star) with cpu3 one square behind; piece 1 on square 13 (cpu1's
+    # start) with nobody near. Both are safe landings with risk 0, so hard sees a tie and draws.
+    Given a Ludo game with seed <seed> where it is human's turn:
+      | seat  | pieces           |
+      | human | 5, 10, -1, -1    |
+      | cpu3  | 20, -1, -1, -1   |
+    When human throws a 3
+    And the hard CPU moves for human
+    Then human's pieces are at <after>
+    And 1 numbers have been drawn from the decision stream
+
+    Examples:
+      | seed | after          |
+      | 0    | 8, 10, -1, -1  |
+      | 1    | 5, 13, -1, -1  |
+
   @LD-CPU-1
   Scenario Outline: Easy picks uniformly among the legal moves with the seeded decision stream
     Given a Ludo game with seed <seed> where it is human's turn:

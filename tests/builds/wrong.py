@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.serve import serve  # noqa: E402
-from tests.wrong_builds import beacon, lantern  # noqa: E402
+from tests.wrong_builds import beacon, lantern, ludo  # noqa: E402
 
 VARIANTS = {
     # variant: (game, engine factory, the rule it breaks)
@@ -21,6 +21,8 @@ VARIANTS = {
     "draft-timing-as-v1": ("lantern-quay", lantern.DraftTimingAsV1, "LQ-TIME-1"),
     "forge-spends-on-failure": ("lantern-quay", lantern.ForgeSpendsOnFailure, "LQ-FORGE-3"),
     "install-lights-two": ("lantern-quay", lantern.InstallLightsTwo, "LQ-INST-2"),
+    "capture-bonus": ("ludo", ludo.CaptureBonus, "LD-CAP-2"),
+    "hard-ignores-risk": ("ludo", ludo.HardIgnoresRisk, "LD-CPU-3"),
 }
 
 if __name__ == "__main__":
