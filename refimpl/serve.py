@@ -67,7 +67,10 @@ class Session:
         return {"state": engine.view(self.state)}
 
     def view(self, req: dict[str, Any]) -> dict[str, Any]:
-        return {"state": self.current().view(self.state, req.get("observer"))}
+        try:
+            return {"state": self.current().view(self.state, req.get("observer"))}
+        except RuleViolation as exc:
+            raise RequestError("bad-request", exc.message) from None
 
     def legal(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()

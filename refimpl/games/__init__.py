@@ -10,6 +10,7 @@ import yaml
 from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
                    RuleViolation)
 from .beacon_lines import BeaconLines
+from .conquest_king import ConquestKing
 from .lantern_quay import LanternQuay
 from .ludo import Ludo
 
@@ -29,6 +30,7 @@ GAMES: dict[str, Game[Any, Any]] = {
         BeaconLines(load_data("beacon-lines")),
         LanternQuay(load_data("lantern-quay")),
         Ludo(load_data("ludo")),
+        ConquestKing(load_data("conquest-king")),
     )
 }
 
