@@ -60,6 +60,8 @@ def differences(expected: Any, actual: Any, path: str = "") -> Iterator[Differen
 
 
 def _scalar(value: Any) -> str:
+    if value is MISSING:
+        return "<missing>"
     return value if isinstance(value, str) else json.dumps(value)
 
 

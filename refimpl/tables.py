@@ -6,6 +6,7 @@ a test checks that each block equals what this module renders, so the numbers ar
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Callable
 
@@ -49,15 +50,49 @@ def _ludo_board() -> Table:
     return ["seat", "sits", "start square", "star square", "home column (steps)", "goal (steps)"], rows
 
 
+def attacker_wins(difference: int) -> int:
+    """Of the 36 throws of the two dice, how many the attacker wins at this base difference
+    (attack base minus defence base; a tie goes to the attacker)."""
+    return sum(1 for a in range(1, 7) for d in range(1, 7) if difference + a >= d)
+
+
+def _conquest_dice() -> Table:
+    rows = []
+    for diff in range(5, -7, -1):
+        wins = attacker_wins(diff)
+        label = "±0" if diff == 0 else f"{diff:+d}".replace("-", "−")
+        rows.append([label, f"{wins}/36", f"{math.floor(100 * wins / 36 + 0.5)}%"])
+    return ["base difference", "attacker wins", "chance"], rows
+
+
+def _conquest_units() -> Table:
+    data: Any = GAMES["conquest-king"].data
+    return ["unit", "attack", "movement", "price"], [
+        [f"`{k}`", str(r["attack"]), str(r["move"]), "—" if r["price"] is None else f"{r['price']}G"]
+        for k, r in data["units"].items()]
+
+
+def _conquest_terrain() -> Table:
+    data: Any = GAMES["conquest-king"].data
+    return ["terrain", "letter", "movement cost", "attack modifier"], [
+        [name, f"`{t['letter']}`", "impassable" if t["cost"] is None else str(t["cost"]), f"{t['modifier']:+d}"]
+        for name, t in data["terrain"].items()]
+
+
 TABLES: dict[str, dict[str, Callable[[], Table]]] = {
+    "conquest-king": {"dice": _conquest_dice, "units": _conquest_units, "terrain": _conquest_terrain},
     "beacon-lines": {"adjacency": _beacon_adjacency},
     "lantern-quay": {"faces": _lantern_faces},
     "ludo": {"board": _ludo_board},
 }
 
 
+ALIASES = {"conquest": "conquest-king"}
+
+
 def get_tables(game: str) -> dict[str, Callable[[], Table]]:
     """The tables of ``game``. Raises BadSetup (``unknown-game``) for a game without tables."""
+    game = ALIASES.get(game, game)
     if game not in TABLES:
         raise BadSetup("unknown-game", f"no tables for {game!r} (games with tables: {', '.join(TABLES)})")
     return TABLES[game]
