@@ -15,3 +15,4 @@ def pytest_configure(config: pytest.Config) -> None:
     tags = {t for f in features.glob("*.feature") for t in re.findall(r"@([A-Z]{2}-[A-Z]+-\d+)", f.read_text())}
     for tag in sorted(tags):
         config.addinivalue_line("markers", f"{tag}: scenarios exercising rule {tag}")
+    config.addinivalue_line("markers", "kit: checks the kit's own derivations, not a build (skipped for builds)")

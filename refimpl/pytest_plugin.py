@@ -117,15 +117,19 @@ def driver(driver_factory: Callable[[], Driver]) -> Iterator[Driver]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --kit-games, scenarios of other games are deselected (not reported at all)."""
+    """Deselect (report not at all) scenarios of games other than --kit-games, and, for any build but
+    the reference, scenarios tagged @kit: they check the kit's own derivations, not the build."""
     games = _split(config.getoption("--kit-games"))
-    if games is None:
-        return
+    other_build = config.getoption("--impl") is not None or config.getoption("--driver") is not None
     keep, drop = [], []
     for item in items:
         scenario = scenario_wrapper_template_registry.get(getattr(item, "function", None))  # type: ignore[arg-type]
-        game = Path(scenario.feature.filename).stem if scenario is not None else None
-        (drop if game is not None and game not in games else keep).append(item)
+        if scenario is None:
+            keep.append(item)
+            continue
+        game = Path(scenario.feature.filename).stem
+        unwanted = (games is not None and game not in games) or (other_build and "kit" in scenario.tags)
+        (drop if unwanted else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
