@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.serve import serve  # noqa: E402
-from tests.wrong_builds import beacon, lantern, ludo  # noqa: E402
+from tests.wrong_builds import beacon, conquest, lantern, ludo  # noqa: E402
 
 VARIANTS = {
     # variant: (game, engine factory, the rule it breaks)
@@ -23,6 +23,8 @@ VARIANTS = {
     "install-lights-two": ("lantern-quay", lantern.InstallLightsTwo, "LQ-INST-2"),
     "capture-bonus": ("ludo", ludo.CaptureBonus, "LD-CAP-2"),
     "hard-ignores-risk": ("ludo", ludo.HardIgnoresRisk, "LD-CPU-3"),
+    "leaks-the-ambush": ("conquest-king", conquest.LeaksTheAmbush, "CK-HIDE-1"),
+    "defender-wins-ties": ("conquest-king", conquest.DefenderWinsTies, "CK-ATK-4"),
 }
 
 if __name__ == "__main__":
