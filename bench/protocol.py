@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from refimpl.games import GAMES  # noqa: E402
 from refimpl.protocol import ProtocolDriver  # noqa: E402
 from refimpl.replay import _ops, replay_all  # noqa: E402
 from refimpl.trace import find_traces, load_trace  # noqa: E402
@@ -45,9 +46,13 @@ def echo_floor(pipeline: bool) -> float:
     return elapsed / MESSAGES
 
 
-def serve_replay(pipeline: bool) -> tuple[float, int]:
-    """Seconds per message replaying every bundled trace against refimpl serve, and the message count."""
-    traces = [load_trace(p) for p in find_traces([ROOT / "traces"])]
+TARGET_GAMES = ("beacon-lines", "lantern-quay")  # the games the 2x target was set on (issue 3)
+
+
+def serve_replay(pipeline: bool, games: tuple[str, ...] = TARGET_GAMES) -> tuple[float, int]:
+    """Seconds per message replaying the bundled traces of ``games`` against refimpl serve, and the
+    message count. (Conquest King's views are ten times the size of these, so its messages cost more.)"""
+    traces = [t for t in map(load_trace, find_traces([ROOT / "traces"])) if t.game in games]
     per_round = sum(len(_ops(t)) for t in traces)
     driver = ProtocolDriver(SERVE, pipeline=pipeline)
     start = time.perf_counter()
@@ -78,6 +83,9 @@ def main() -> None:
     results["echo_pipelined_us"] = best(echo_floor, True) * 1e6
     serve_lock, n = best(serve_replay, False)
     serve_pipe, _ = best(serve_replay, True)
+    every_game = tuple(GAMES)
+    all_pipe, n_all = best(serve_replay, True, every_game)
+    results["serve_pipelined_all_games_us"] = all_pipe * 1e6
     results["serve_lockstep_us"] = serve_lock * 1e6
     results["serve_pipelined_us"] = serve_pipe * 1e6
     results["serve_pipelined_vs_echo_pipelined"] = serve_pipe / (results["echo_pipelined_us"] / 1e6)
@@ -97,11 +105,13 @@ def main() -> None:
         ("refimpl serve, pipelined replay", f"{results['serve_pipelined_us']:.1f} µs/message "
                                             f"({results['serve_pipelined_steps_per_s']:,.0f} steps/s)"),
         ("serve pipelined / echo pipelined", f"{results['serve_pipelined_vs_echo_pipelined']:.2f}x (target <= 2x)"),
+        ("refimpl serve, pipelined, all games", f"{results['serve_pipelined_all_games_us']:.1f} µs/message "
+                                                f"({n_all} messages; Ludo and Conquest King views are larger)"),
         ("verify, whole suite, reference", f"{results['verify_reference_s']:.2f} s"),
     ]
     if "verify_node_s" in results:
         rows.append(("verify, whole suite, Node build", f"{results['verify_node_s']:.2f} s"))
-    print(f"best of {REPEATS}: {MESSAGES} echo messages; {n} trace messages against serve\n")
+    print(f"best of {REPEATS}: {MESSAGES} echo messages; {n} Beacon Lines and Lantern Quay trace messages\n")
     for name, value in rows:
         print(f"{name:38} {value}")
 

@@ -18,18 +18,24 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
+_LIMITS = [0] + [(1 << 64) - (1 << 64) % n for n in range(1, 17)]
+
+
 def draw(state: int, n: int) -> tuple[int, int, int]:
     """An unbiased whole number in [0, n): outputs at or above the largest multiple of n below 2^64
     are thrown away and the next one is taken (rejection sampling).
 
     Returns (next state, number, outputs used: 1 unless an output was thrown away)."""
-    limit = (1 << 64) - (1 << 64) % n
+    limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - (1 << 64) % n
     used = 0
     while True:
-        state, x = splitmix64(state)
+        state = (state + GOLDEN) & MASK  # splitmix64, written out: this runs on every CPU choice
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
         used += 1
-        if x < limit:
-            return state, x % n, used
+        if z < limit:
+            return state, z % n, used
 
 
 _LIMIT_6 = (1 << 64) - (1 << 64) % 6
