@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
-from .games.ludo.streams import splitmix64
+from .games.streams import splitmix64
 
 HUMAN = "human"
 

@@ -15,7 +15,7 @@ from refimpl.games import GAMES, BadSetup, IllegalAction
 from refimpl.games.ludo import Cpu, Move, Roll
 from refimpl.games.ludo.cpu import risk_216, scores
 from refimpl.games.ludo.engine import Turn
-from refimpl.games.ludo.streams import draw, faces, splitmix64
+from refimpl.games.streams import draw, faces, splitmix64
 from refimpl.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 
 LUDO = GAMES["ludo"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Union
 
-from . import streams
+from .. import streams
 from .engine import YARD
 
 if TYPE_CHECKING:

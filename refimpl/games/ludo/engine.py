@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
-from . import streams
+from .. import streams
 
 INFO = GameInfo(
     name="ludo",
