@@ -145,6 +145,18 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str) 
     click.echo(json.dumps(summary_json(summary), indent=2) if fmt == "json" else summary_text(summary), nl=fmt == "json")
 
 
+@main.command("map")
+@click.option("--seed", type=int, default=0, show_default=True, help="The game seed the map is generated from.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def map_cmd(seed: int, fmt: str) -> None:
+    """Print the Black Fog map generated from a seed, as a hex picture (or the state view as JSON)."""
+    from .hexmap import draw
+
+    engine = GAMES["black-fog"]
+    view = engine.view(engine.new_state(seed=seed))
+    click.echo(json.dumps(view["map"], indent=2) if fmt == "json" else draw(view), nl=fmt == "json")
+
+
 @main.command("tables")
 @click.argument("game")
 @click.argument("name", required=False)

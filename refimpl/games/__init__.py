@@ -10,6 +10,7 @@ import yaml
 from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
                    RuleViolation)
 from .beacon_lines import BeaconLines
+from .black_fog import BlackFog
 from .conquest_king import ConquestKing
 from .lantern_quay import LanternQuay
 from .ludo import Ludo
@@ -31,6 +32,7 @@ GAMES: dict[str, Game[Any, Any]] = {
         LanternQuay(load_data("lantern-quay")),
         Ludo(load_data("ludo")),
         ConquestKing(load_data("conquest-king")),
+        BlackFog(load_data("black-fog")),
     )
 }
 

@@ -1,0 +1,518 @@
+"""Black Fog and the Apple Trees: the rules of specs/black-fog.md as a pure engine.
+
+A round is the action phase (keepers take up to three main actions each, free actions any time, then
+``end-actions``), the animal phase (each wild animal in turn: a die per step, or a walk toward feed),
+and the fog phase (odd rounds: fog appears on three tiles of a ring, a chance action; even rounds: it
+spreads). Map generation, dice and fog tiles are chance: given explicitly, or drawn from the game's
+seeded stream (SplitMix64, as in specs/ludo.md). Every open number lives in data/black-fog.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .. import streams
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
+from . import hexes
+from .hexes import Hex
+
+INFO = GameInfo(
+    name="black-fog",
+    title="Black Fog",
+    source="002_10955d7b022d9327.txt",
+    rule_prefix="BF",
+    players=("k1", "k2", "k3", "k4"),
+    rulesets=("v1",),
+    default_ruleset="v1",
+    simultaneous=False,
+    chance=True,
+    results=("finished",),
+)
+MAIN_ACTIONS = ("whistle", "tame", "move", "feed")
+FREE_ACTIONS = ("release", "collect")
+
+
+@dataclass(frozen=True)
+class Keeper:
+    id: str
+    at: Hex
+    carrying: tuple[str, ...] = ()
+    lost: bool = False
+    actions: int = 0  # main actions taken this round
+
+
+@dataclass(frozen=True)
+class Animal:
+    id: str
+    species: str
+    size: str
+    at: Hex | None  # None while carried, saved or lost
+    status: str = "wild"  # wild | carried | saved | lost
+
+
+@dataclass(frozen=True)
+class State:
+    ruleset: str
+    seed: int
+    round: int
+    phase: str  # actions | animals | fog | over
+    keepers: tuple[Keeper, ...]
+    animals: tuple[Animal, ...]
+    apple: frozenset[Hex]
+    withered: frozenset[Hex]
+    water: frozenset[Hex]
+    fog: frozenset[Hex]
+    feed: frozenset[Hex]
+    mover: int = 0  # animal phase: index of the animal moving
+    steps_left: int = 0  # animal phase: steps still to take for that animal
+    stream: int = 0  # the seeded chance stream's state
+    draws: int = 0  # outputs taken from it
+
+
+class BlackFog(Game[State, dict]):
+    info = INFO
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.rings = int(data["rings"])
+        self.tiles = frozenset(h for n in range(1, self.rings + 1) for h in hexes.ring(n))
+        self.size_of = dict(data["species"])
+
+    # --- creating ----------------------------------------------------------------------------
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        """A new game. ``setup`` may give ``map`` ({apple, water: [tiles]}), ``animals`` ([{species, at}]),
+        ``keepers`` ({k1: tile}), ``fog``, ``feed`` (tiles) and ``round``; what it leaves out comes from
+        the profile, and a map it leaves out is generated from the seed. Raises BadSetup."""
+        name = self._ruleset(ruleset)
+        seed = 0 if seed is None else seed
+        if type(seed) is not int:
+            raise BadSetup("bad-setup", f"the seed must be an integer, got {seed!r}")
+        setup = dict(setup or {})
+        unknown = sorted(set(setup) - {"map", "animals", "keepers", "fog", "feed", "round"})
+        if unknown:
+            raise BadSetup("bad-setup", f"unknown set-up keys {unknown}")
+        try:
+            animal_rows = setup.get("animals", self.data["animals"])
+            animals = tuple(Animal(f"a{i}", row["species"], self.size_of[row["species"]], self._tile(row["at"]))
+                            for i, row in enumerate(animal_rows, 1))
+            start = self._tile(self.data["keeper_start"])
+            placed = dict(setup.get("keepers", {}))
+            keepers = tuple(Keeper(k, self._tile(placed.get(k, hexes.name(start)))) for k in self.data["keepers"])
+            fog = frozenset(map(self._tile, setup.get("fog", [])))
+            feed = frozenset(map(self._tile, setup.get("feed", [])))
+            round_ = int(setup.get("round", 1))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadSetup("bad-setup", f"bad set-up: {exc}") from None
+        state = State(name, seed, round_, "actions", keepers, animals, frozenset(), frozenset(), frozenset(),
+                      fog, feed, stream=seed & streams.MASK)
+        if "map" in setup:
+            try:
+                apple = frozenset(map(self._tile, setup["map"].get("apple", [])))
+                water = frozenset(map(self._tile, setup["map"].get("water", [])))
+            except (AttributeError, ValueError) as exc:
+                raise BadSetup("bad-setup", f"bad map: {exc}") from None
+            if apple & water or (0, 0) in apple | water:
+                raise BadSetup("bad-setup", "a tile is not both apple tree and water, and the house is neither")
+            return replace(state, apple=apple, water=water)
+        return self._generate(state)
+
+    def _tile(self, text: Any) -> Hex:
+        tile = hexes.parse(text) if isinstance(text, str) else tuple(text)
+        if tile not in self.tiles:
+            raise ValueError(f"{text!r} is not a tile of the map")
+        return tile  # type: ignore[return-value]
+
+    def _pick(self, state: State, pool: list[Hex], k: int) -> tuple[State, list[Hex]]:
+        """``k`` tiles drawn without replacement from ``pool`` (in ring order) with the seeded stream."""
+        pool, chosen = list(pool), []
+        stream, draws = state.stream, state.draws
+        for _ in range(min(k, len(pool))):
+            stream, i, used = streams.draw(stream, len(pool))
+            draws += used
+            chosen.append(pool.pop(i))
+        return replace(state, stream=stream, draws=draws), chosen
+
+    def _generate(self, state: State) -> State:
+        """Apple trees, then water, ring by ring from ring 2 outward (ruling R6)."""
+        d = self.data
+        keep_dry = {a.at for a in state.animals} | {k.at for k in state.keepers}
+        apple: set[Hex] = set()
+        water: set[Hex] = set()
+        for n in range(2, self.rings + 1):
+            tiles = hexes.ring(n)
+            if n < self.rings:
+                state, trees = self._pick(state, tiles, int(d["apple_trees_per_ring"]))
+                apple |= set(trees)
+            pool = [t for t in tiles if t not in apple and t not in keep_dry]
+            state, wet = self._pick(state, pool, len(tiles) // int(d["water_per_tiles"]))
+            water |= set(wet)
+        return replace(state, apple=frozenset(apple), water=frozenset(water))
+
+    def restart(self, state: State) -> State:
+        return self.new_state(state.ruleset, state.seed)
+
+    # --- actions -----------------------------------------------------------------------------
+    FORMS = {"whistle": {"keeper"}, "tame": {"keeper", "animals"}, "move": {"keeper", "to"},
+             "feed": {"keeper"}, "release": {"keeper", "animals"}, "collect": {"keeper"},
+             "end-actions": set(), "roll": {"face"}, "choose-feed": {"feed"}, "fog": {"tiles"}}
+    OPTIONAL = {"roll": {"face"}, "fog": {"tiles"}, "release": {"animals"}}
+
+    def parse_action(self, data: JSON) -> dict:
+        if type(data) is not dict or not isinstance(data.get("type"), str):
+            raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
+        kind = data["type"]
+        if kind not in self.FORMS:
+            raise MalformedAction("unknown-action", f"Black Fog actions are {', '.join(self.FORMS)}; got {kind!r}")
+        keys = set(data) - {"type"}
+        needed = self.FORMS[kind] - self.OPTIONAL.get(kind, set())
+        if not needed <= keys or keys - self.FORMS[kind]:
+            raise MalformedAction("malformed-action", f"a {kind} action has keys {sorted(self.FORMS[kind])}: {data!r}")
+        return dict(data)
+
+    def action_json(self, action: dict) -> JSON:
+        return dict(action)
+
+    def is_chance(self, state: State) -> bool:
+        return self.pending(state) in ("roll", "fog")
+
+    def pending(self, state: State) -> str | None:
+        """What the game waits for: actions, roll (a die for the moving animal), feed (the players choose
+        a feed token for it), fog (the tiles where fog appears), or None once over."""
+        if state.phase == "actions":
+            return "actions"
+        if state.phase == "animals":
+            return "feed" if len(self._feed_options(state)) > 1 else "roll"
+        if state.phase == "fog":
+            return "fog"
+        return None
+
+    def legal_actions(self, state: State) -> list[dict]:
+        need = self.pending(state)
+        if need == "roll":
+            return [{"type": "roll", "face": f} for f in range(1, 7)]
+        if need == "feed":
+            return [{"type": "choose-feed", "feed": hexes.name(f) if f else None} for f in self._feed_options(state)]
+        if need == "fog":
+            return [{"type": "fog"}]
+        if need != "actions":
+            return []
+        out: list[dict] = [{"type": "end-actions"}]
+        for k in state.keepers:
+            if k.lost:
+                continue
+            if k.actions < int(self.data["actions_per_keeper"]):
+                out.append({"type": "whistle", "keeper": k.id})
+                out += [{"type": "move", "keeper": k.id, "to": hexes.name(n)} for n in hexes.neighbours(k.at)
+                        if self._can_move(state, k, n)]
+                if k.at not in state.water and k.at not in state.feed:
+                    out.append({"type": "feed", "keeper": k.id})
+                here = [a for a in state.animals if a.status == "wild" and a.at == k.at]
+                room = int(self.data["tame_capacity"]) - self._load(state, k)
+                out += [{"type": "tame", "keeper": k.id, "animals": [a.id]} for a in here
+                        if self._cost(a) <= room]
+            if k.carrying and k.at not in state.water:
+                out.append({"type": "release", "keeper": k.id, "animals": list(k.carrying)})
+            if k.at in state.feed:
+                out.append({"type": "collect", "keeper": k.id})
+        return out
+
+    def apply(self, state: State, action: dict) -> State:
+        kind = action["type"]
+        if state.phase == "over":
+            raise IllegalAction("game-over", "the game is over")
+        if kind in MAIN_ACTIONS or kind in FREE_ACTIONS or kind == "end-actions":
+            if state.phase != "actions":
+                raise IllegalAction("wrong-phase", f"{kind} belongs to the action phase; now: {state.phase}")
+            if kind == "end-actions":
+                return self._run_animals(replace(state, phase="animals", mover=0, steps_left=0))
+            keeper = self._keeper(state, action["keeper"])
+            if kind in MAIN_ACTIONS:
+                if keeper.actions >= int(self.data["actions_per_keeper"]):
+                    raise IllegalAction("no-actions-left", f"{keeper.id} has taken its "
+                                        f"{self.data['actions_per_keeper']} actions this round")
+                state = getattr(self, f"_{kind}")(state, keeper, action)
+                return self._set_keeper(state, replace(self._keeper(state, keeper.id), actions=keeper.actions + 1))
+            return getattr(self, f"_{kind}")(state, keeper, action)
+        need = self.pending(state)
+        if kind == "roll":
+            if need != "roll":
+                raise IllegalAction("wrong-phase", f"no die is wanted now (waiting for {need})")
+            return self._roll(state, action.get("face"))
+        if kind == "choose-feed":
+            if need != "feed":
+                raise IllegalAction("wrong-phase", f"no feed choice is wanted now (waiting for {need})")
+            return self._choose_feed(state, action["feed"])
+        if need != "fog":
+            raise IllegalAction("wrong-phase", f"fog appears in the fog phase of odd rounds (waiting for {need})")
+        return self._appear(state, action.get("tiles"))
+
+    # --- the action phase ----------------------------------------------------------------------
+    def _keeper(self, state: State, kid: Any) -> Keeper:
+        keeper = next((k for k in state.keepers if k.id == kid), None)
+        if keeper is None:
+            raise IllegalAction("no-keeper", f"keepers are {', '.join(k.id for k in state.keepers)}; got {kid!r}")
+        if keeper.lost:
+            raise IllegalAction("keeper-lost", f"{kid} was taken by the fog")
+        return keeper
+
+    def _set_keeper(self, state: State, keeper: Keeper) -> State:
+        return replace(state, keepers=tuple(keeper if k.id == keeper.id else k for k in state.keepers))
+
+    def _set_animals(self, state: State, changed: Mapping[str, Animal]) -> State:
+        return replace(state, animals=tuple(changed.get(a.id, a) for a in state.animals))
+
+    def _cost(self, animal: Animal) -> int:
+        return int(self.data["sizes"][animal.size]["cost"])
+
+    def _load(self, state: State, keeper: Keeper) -> int:
+        return sum(self._cost(a) for a in state.animals if a.id in keeper.carrying)
+
+    def _can_move(self, state: State, keeper: Keeper, to: Hex) -> bool:
+        return (to in self.tiles and hexes.distance(keeper.at, to) == 1 and to not in state.fog
+                and not (keeper.carrying and to in state.water))
+
+    def _whistle(self, state: State, keeper: Keeper, action: dict) -> State:
+        """Every wild animal within 2 tiles takes one step toward the keeper (ruling R4 on water)."""
+        changed = {}
+        for a in state.animals:
+            if a.status != "wild" or not 1 <= hexes.distance(a.at, keeper.at) <= int(self.data["whistle_range"]):
+                continue
+            step = hexes.toward(a.at, keeper.at)
+            if step in state.water and step != keeper.at:
+                continue  # water between the animal and the keeper: it stays
+            if step == keeper.at and keeper.at in state.water:
+                continue  # never onto a keeper standing on water
+            changed[a.id] = self._step(state, a, step)
+        return self._set_animals(state, changed)
+
+    def _step(self, state: State, animal: Animal, to: Hex) -> Animal:
+        """An animal's move onto ``to``; into fog it is lost."""
+        if to in state.fog:
+            return replace(animal, at=None, status="lost")
+        return replace(animal, at=to)
+
+    def _tame(self, state: State, keeper: Keeper, action: dict) -> State:
+        ids = action["animals"]
+        if not isinstance(ids, list) or not ids:
+            raise IllegalAction("no-animal", "name the animals to tame")
+        chosen = []
+        for aid in ids:
+            animal = next((a for a in state.animals if a.id == aid), None)
+            if animal is None or animal.status != "wild" or animal.at != keeper.at:
+                raise IllegalAction("not-here", f"{aid} is not a wild animal on {keeper.id}'s tile")
+            chosen.append(animal)
+        cost = self._load(state, keeper) + sum(self._cost(a) for a in chosen)
+        if cost > int(self.data["tame_capacity"]):
+            raise IllegalAction("over-capacity", f"{keeper.id} can keep animals costing "
+                                f"{self.data['tame_capacity']} at most; these would make {cost}")
+        state = self._set_animals(state, {a.id: replace(a, at=None, status="carried") for a in chosen})
+        return self._set_keeper(state, replace(keeper, carrying=keeper.carrying + tuple(ids)))
+
+    def _move(self, state: State, keeper: Keeper, action: dict) -> State:
+        try:
+            to = self._tile(action["to"])
+        except (ValueError, TypeError, AttributeError):
+            raise IllegalAction("off-map", f"{action['to']!r} is not a tile of the map") from None
+        if hexes.distance(keeper.at, to) != 1:
+            raise IllegalAction("not-adjacent", f"{keeper.id} moves one tile at a time")
+        if to in state.fog:
+            raise IllegalAction("into-fog", f"{hexes.name(to)} is covered by the fog")
+        if keeper.carrying and to in state.water:
+            raise IllegalAction("water-while-carrying", f"{keeper.id} carries animals and cannot enter water")
+        return self._set_keeper(state, replace(keeper, at=to))
+
+    def _feed(self, state: State, keeper: Keeper, action: dict) -> State:
+        if keeper.at in state.water:
+            raise IllegalAction("feed-on-water", "feed cannot be put on a water tile")
+        if keeper.at in state.feed:
+            raise IllegalAction("feed-here", "this tile already has a feed token")
+        return replace(state, feed=state.feed | {keeper.at})
+
+    def _release(self, state: State, keeper: Keeper, action: dict) -> State:
+        ids = action.get("animals", list(keeper.carrying))
+        if not isinstance(ids, list) or not ids or any(i not in keeper.carrying for i in ids):
+            raise IllegalAction("not-carried", f"{keeper.id} carries {list(keeper.carrying)}; got {ids!r}")
+        if keeper.at in state.water:
+            raise IllegalAction("release-on-water", "animals cannot be released on a water tile")
+        home = keeper.at == (0, 0)
+        changed = {a.id: replace(a, at=None if home else keeper.at, status="saved" if home else "wild")
+                   for a in state.animals if a.id in ids}
+        state = self._set_animals(state, changed)
+        return self._set_keeper(state, replace(keeper, carrying=tuple(i for i in keeper.carrying if i not in ids)))
+
+    def _collect(self, state: State, keeper: Keeper, action: dict) -> State:
+        if keeper.at not in state.feed:
+            raise IllegalAction("no-feed", "no feed token on this tile")
+        return replace(state, feed=state.feed - {keeper.at})
+
+    # --- the animal phase ----------------------------------------------------------------------
+    def _moving(self, state: State) -> Animal | None:
+        return state.animals[state.mover] if state.mover < len(state.animals) else None
+
+    def _feed_options(self, state: State) -> list[Hex | None]:
+        """The feed tokens the moving animal may head for, when the players must choose (else [] or one)."""
+        animal = self._moving(state)
+        if animal is None or animal.status != "wild":
+            return []
+        near = sorted(f for f in state.feed if hexes.distance(f, animal.at) <= int(self.data["feed_range"]))
+        if animal.at in state.feed:
+            others = [f for f in near if f != animal.at]
+            return [None] + others if others else [None]  # None: it stays on its feed
+        return near
+
+    def _run_animals(self, state: State) -> State:
+        """Move animals until a die or a choice is needed, or the phase is over."""
+        while True:
+            animal = self._moving(state)
+            if animal is None:
+                return self._fog_phase(replace(state, phase="fog", mover=0, steps_left=0))
+            if animal.status != "wild":
+                state = replace(state, mover=state.mover + 1, steps_left=0)
+                continue
+            if state.steps_left == 0:
+                state = replace(state, steps_left=int(self.data["sizes"][animal.size]["rolls"]))
+            options = self._feed_options(state)
+            if len(options) > 1:
+                return state  # the players choose
+            if len(options) == 1:
+                state = self._walk(state, animal, options[0])
+                continue
+            return state  # a die is wanted
+
+    def _walk(self, state: State, animal: Animal, target: Hex | None) -> State:
+        """One step of the moving animal toward ``target`` (None: it stays), then on to the next step."""
+        moved = animal
+        if target is not None:
+            moved = self._land(state, animal, hexes.toward(animal.at, target))
+        return self._advance(self._set_animals(state, {animal.id: moved}), moved)
+
+    def _land(self, state: State, animal: Animal, to: Hex) -> Animal:
+        if to not in self.tiles or to in state.water:
+            return animal  # off the map or onto water: no move
+        return self._step(state, animal, to)
+
+    def _advance(self, state: State, animal: Animal) -> State:
+        left = state.steps_left - 1
+        if left <= 0 or animal.status != "wild":
+            return replace(state, mover=state.mover + 1, steps_left=0)
+        return replace(state, steps_left=left)
+
+    def _roll(self, state: State, face: Any) -> State:
+        if face is None:
+            stream, k, used = streams.draw(state.stream, 6)
+            state, face = replace(state, stream=stream, draws=state.draws + used), k + 1
+        elif type(face) is not int or not 1 <= face <= 6:
+            raise IllegalAction("bad-face", f"a die shows 1 to 6, got {face!r}")
+        animal = self._moving(state)
+        assert animal is not None and animal.at is not None
+        moved = self._land(state, animal, hexes.neighbour(animal.at, face))
+        return self._run_animals(self._advance(self._set_animals(state, {animal.id: moved}), moved))
+
+    def _choose_feed(self, state: State, feed: Any) -> State:
+        options = self._feed_options(state)
+        target = None if feed is None else (hexes.parse(feed) if isinstance(feed, str) else None)
+        if target not in options:
+            raise IllegalAction("not-an-option", f"choose one of {[hexes.name(o) if o else None for o in options]}")
+        animal = self._moving(state)
+        assert animal is not None
+        return self._run_animals(self._walk(state, animal, target))
+
+    # --- the fog phase -------------------------------------------------------------------------
+    def _fog_phase(self, state: State) -> State:
+        """Odd rounds wait for the fog's tiles (chance); even rounds spread at once."""
+        if state.round % 2 == 1:
+            return state
+        return self._next_round(self._spread(state))
+
+    def _appear(self, state: State, tiles: Any) -> State:
+        ring = int(self.data["fog_appears"][state.round])
+        eligible = [t for t in hexes.ring(ring) if t not in state.apple and t not in state.withered
+                    and t not in state.fog]
+        want = min(int(self.data["fog_tiles"]), len(eligible))
+        if tiles is None:
+            state, chosen = self._pick(state, eligible, want)
+        else:
+            try:
+                chosen = [self._tile(t) for t in tiles]
+            except (ValueError, TypeError, AttributeError):
+                raise IllegalAction("bad-fog", f"fog tiles must be tiles of the map: {tiles!r}") from None
+            if len(set(chosen)) != want or not set(chosen) <= set(eligible):
+                raise IllegalAction("bad-fog", f"round {state.round}: fog appears on {want} tiles of ring {ring} "
+                                    "that are not apple trees or fog already")
+        return self._next_round(self._engulf(state, frozenset(chosen)))
+
+    def _spread(self, state: State) -> State:
+        """Fog spreads one tile from every fog tile: a healthy tree withers instead, a withered tree is taken."""
+        reach = {n for f in state.fog for n in hexes.neighbours(f) if n in self.tiles} - state.fog
+        withering = {t for t in reach if t in state.apple}
+        taken = state.withered
+        new_fog = (reach - withering) | taken
+        state = replace(state, apple=state.apple - withering, withered=(state.withered | withering) - taken)
+        return self._engulf(state, frozenset(new_fog))
+
+    def _engulf(self, state: State, tiles: frozenset[Hex]) -> State:
+        """Fog covers ``tiles``: keepers there are lost with the animals they carry, and animals there."""
+        lost_keepers = {k.id for k in state.keepers if not k.lost and k.at in tiles}
+        carried = {a for k in state.keepers if k.id in lost_keepers for a in k.carrying}
+        keepers = tuple(replace(k, lost=True, carrying=()) if k.id in lost_keepers else k for k in state.keepers)
+        animals = tuple(replace(a, at=None, status="lost") if a.id in carried or
+                        (a.status == "wild" and a.at in tiles) else a for a in state.animals)
+        return replace(state, fog=state.fog | tiles, feed=state.feed - tiles, keepers=keepers, animals=animals)
+
+    def _next_round(self, state: State) -> State:
+        if state.round >= int(self.data["rounds"]):
+            return replace(state, phase="over")
+        keepers = tuple(replace(k, actions=0) for k in state.keepers)
+        return replace(state, round=state.round + 1, phase="actions", keepers=keepers)
+
+    # --- scoring and views ---------------------------------------------------------------------
+    def score(self, state: State) -> dict[str, int]:
+        s, d = self.data["score"], self.data
+        saved = [a for a in state.animals if a.status == "saved"]
+        by_size = {size: sum(1 for a in saved if a.size == size) for size in d["sizes"]}
+        points = {"saved": by_size["small"] * s["a"] + by_size["medium"] * s["b"] + by_size["large"] * s["c"]}
+        bonus = 0
+        for size, key in (("small", "d"), ("medium", "e"), ("large", "f")):
+            kinds = {sp for sp, sz in d["species"].items() if sz == size}
+            if kinds and kinds <= {a.species for a in saved}:
+                bonus += s[key]
+        points["species_bonus"] = bonus
+        points["lost_keepers"] = -s["g"] * sum(k.lost for k in state.keepers)
+        points["lost_animals"] = -s["h"] * sum(a.status == "lost" for a in state.animals)
+        points["total"] = sum(points.values())
+        return points
+
+    def outcome(self, state: State) -> str | None:
+        return "finished" if state.phase == "over" else None
+
+    def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        names = lambda tiles: [hexes.name(t) for t in sorted(tiles)]  # noqa: E731
+        moving = self._moving(state) if state.phase == "animals" else None
+        pending = None
+        if moving is not None:
+            pending = {"animal": moving.id, "steps_left": state.steps_left, "needs": self.pending(state)}
+            if pending["needs"] == "feed":
+                pending["options"] = [hexes.name(o) if o else None for o in self._feed_options(state)]
+        elif state.phase == "fog":
+            pending = {"needs": "fog", "ring": int(self.data["fog_appears"][state.round])}
+        return {
+            "game": INFO.name,
+            "ruleset": state.ruleset,
+            "seed": state.seed,
+            "round": state.round,
+            "phase": state.phase,
+            "pending": pending,
+            "keepers": {k.id: {"at": hexes.name(k.at), "carrying": list(k.carrying), "lost": k.lost,
+                               "actions": k.actions} for k in state.keepers},
+            "animals": {a.id: {"species": a.species, "size": a.size, "at": hexes.name(a.at) if a.at else None,
+                               "status": a.status} for a in state.animals},
+            "map": {"apple": names(state.apple), "withered": names(state.withered), "water": names(state.water),
+                    "fog": names(state.fog), "feed": names(state.feed)},
+            "score": self.score(state),
+            "draws": state.draws,
+        }
+
+    def from_view(self, view: Mapping[str, JSON]) -> State:
+        raise BadSetup("bad-view", "Black Fog states are rebuilt by replaying their actions")

@@ -1,0 +1,63 @@
+"""Hex geometry of the Black Fog map: axial coordinates (q, r), flat-topped hexes, the house at 0,0.
+
+Directions follow the draft's die faces (relative to the house's orientation): 1 up, 2 upper right,
+3 lower right, 4 down, 5 lower left, 6 upper left.
+"""
+
+from __future__ import annotations
+
+Hex = tuple[int, int]
+DIRECTIONS: tuple[tuple[str, Hex], ...] = (
+    ("up", (0, -1)), ("upper-right", (1, -1)), ("lower-right", (1, 0)),
+    ("down", (0, 1)), ("lower-left", (-1, 1)), ("upper-left", (-1, 0)),
+)
+
+
+def distance(a: Hex, b: Hex = (0, 0)) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def ring_of(h: Hex) -> int:
+    """Rings are counted from the house: the house is ring 1, its neighbours ring 2, ..."""
+    return distance(h) + 1
+
+
+def neighbour(h: Hex, face: int) -> Hex:
+    dq, dr = DIRECTIONS[face - 1][1]
+    return (h[0] + dq, h[1] + dr)
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [neighbour(h, f) for f in range(1, 7)]
+
+
+def ring(n: int) -> list[Hex]:
+    """The tiles of ring ``n`` in a fixed order: from the tile straight up, clockwise."""
+    if n == 1:
+        return [(0, 0)]
+    k = n - 1
+    tile, out = (0, -k), []
+    for face in (3, 4, 5, 6, 1, 2):  # walk the six sides clockwise from the top
+        for _ in range(k):
+            out.append(tile)
+            tile = neighbour(tile, face)
+    return out
+
+
+def toward(src: Hex, dst: Hex) -> Hex:
+    """The neighbour of ``src`` one step closer to ``dst``; of two equally good, the first in die-face
+    order (ruling R3). ``src`` itself when they are the same tile."""
+    if src == dst:
+        return src
+    here = distance(src, dst)
+    return next(n for n in neighbours(src) if distance(n, dst) == here - 1)
+
+
+def name(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def parse(text: str) -> Hex:
+    q, r = text.split(",")
+    return int(q), int(r)
