@@ -107,6 +107,26 @@ Feature: Conquest King (征服王)
     Then no fight waits
     And gaias sees no unit at 4,4
 
+  @CK-AMB-4
+  Scenario: Turning in place beside the ambush does not make it appear
+    Given a Conquest King battle on plain ground where it is gaias's phase:
+      | side    | kind           | at  | facing | ambush |
+      | sparkia | light-infantry | 4,4 | e      | yes    |
+      | gaias   | light-infantry | 5,4 | n      |        |
+    When the unit at 5,4 moves to 5,4 facing w
+    Then no fight waits
+    And gaias sees no unit at 4,4
+
+  @CK-HIDE-1
+  Scenario: Probing with "reveal" finds nothing: the enemy's ambush answers like an empty square
+    Given a Conquest King battle on plain ground where it is sparkia's phase:
+      | side    | kind           | at   | facing | ambush |
+      | gaias   | light-infantry | 12,3 | w      | yes    |
+    When sparkia reveals its ambush at 12,3
+    Then the action is rejected with "not-hidden"
+    When sparkia reveals its ambush at 12,4
+    Then the action is rejected with "not-hidden"
+
   @CK-AMB-5
   Scenario: A friend standing on the ambush's square keeps it hidden
     Given a Conquest King battle on plain ground where it is gaias's phase:

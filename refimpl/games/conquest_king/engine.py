@@ -29,6 +29,7 @@ INFO = GameInfo(
 )
 STEPS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OBSERVERS = ("referee", "sparkia", "gaias")
+PRECEDENCE = {"deleted": 0, "reset": 1, "phase-timeout": 2, "archived": 3}  # same-minute order (ruling R11)
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,7 @@ class ConquestKing(Game[State, dict]):
         registered = setup.get("registered", list(p.sides))
         if field_ not in ("normal", "realtime") or not set(registered) <= set(p.sides):
             raise BadSetup("bad-setup", "field is normal or realtime; registered lists sides")
-        kings = tuple(Unit(f"{s}-king", s, "king", p.castles[s], "e" if p.castles[s][0] == 0 else "w")
-                      for s in p.sides)
+        kings = tuple(Unit(f"{s}-king", s, "king", p.castles[s], self._default_facing(s)) for s in p.sides)
         state = State(name, "deploy", 1, p.first, kings, (p.budget,) * len(p.sides), (0,) * len(p.sides),
                       (0,) * len(p.sides), (), None, None, terrain, field_, 0,
                       tuple(0 if s in registered else None for s in p.sides), 0, None)
@@ -157,7 +157,7 @@ class ConquestKing(Game[State, dict]):
         for spec in setup["units"]:
             try:
                 side, kind, at = spec["side"], spec["kind"], tuple(spec["at"])
-                facing, ambush = spec.get("facing", "e"), bool(spec.get("ambush", False))
+                facing, ambush = spec.get("facing", self._default_facing(spec["side"])), bool(spec.get("ambush", False))
             except (KeyError, TypeError) as exc:
                 raise BadSetup("bad-setup", f"a unit needs side, kind, at: {spec!r}") from exc
             if side not in p.sides or kind not in p.units or facing not in STEPS or not self._on_map(at):
@@ -181,6 +181,11 @@ class ConquestKing(Game[State, dict]):
 
     def restart(self, state: State) -> State:
         return self.new_state(state.ruleset)
+
+    def _default_facing(self, side: Any) -> str:
+        """Units face the enemy's half of the map unless told otherwise: east from a western castle."""
+        castle = self.p.castles.get(side, (0, 0))
+        return "e" if castle[0] < self.p.width / 2 else "w"
 
     # --- reading the board ---------------------------------------------------------------------
     def _on_map(self, at: tuple[int, ...]) -> bool:
@@ -313,7 +318,7 @@ class ConquestKing(Game[State, dict]):
         ambush = bool(a.get("ambush", False))
         if ambush and any(u.ambush for u in state.units if u.side == side):
             raise IllegalAction("one-ambush", f"{side} already has an ambush unit")
-        facing = a.get("facing", "e" if p.castles[side][0] == 0 else "w")
+        facing = a.get("facing", self._default_facing(side))
         if facing not in STEPS:
             raise IllegalAction("bad-facing", f"facing is one of n, e, s, w; got {facing!r}")
         serial = _set(state.serial, s, state.serial[s] + 1)
@@ -359,12 +364,12 @@ class ConquestKing(Game[State, dict]):
     def _reachable(self, state: State, unit: Unit) -> dict[tuple[int, int], int]:
         """Squares the unit may end its move on, with their cost (Dijkstra over entering costs).
 
-        It may pass its own units and (unknowingly) a hidden enemy ambush, never a visible enemy, a
-        mountain or a castle (its own castle only for its own King). It may stop on an empty square, on
-        its own hidden ambush's square, or on a hidden enemy ambush's square (and die there)."""
+        Only visible units count (ruling R5): it may pass its own, never a visible enemy, a mountain or a
+        castle (its own castle only for its own King), and may stop only where no visible unit stands. A
+        hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
         p = self.p
         budget = p.units[unit.kind]["move"]
-        occupied = {u.at: u for u in state.units if u.id != unit.id}
+        visible = {u.at: u for u in state.units if u.id != unit.id and not u.hidden}
         best: dict[tuple[int, int], int] = {unit.at: 0}
         queue = [(0, unit.at)]
         while queue:
@@ -373,25 +378,20 @@ class ConquestKing(Game[State, dict]):
                 continue
             for dx, dy in STEPS.values():
                 nxt = (at[0] + dx, at[1] + dy)
-                if not self._on_map(nxt) or not self._enterable(state, unit, nxt, occupied):
+                if not self._on_map(nxt) or not self._enterable(unit, nxt, visible.get(nxt)):
                     continue
                 step = p.cost[self.terrain_at(state, nxt)]
                 if step is None or cost + step > budget or cost + step >= best.get(nxt, 1 << 30):
                     continue
                 best[nxt] = cost + step
                 heapq.heappush(queue, (cost + step, nxt))
-        return {at: c for at, c in best.items() if at == unit.at or self._can_stop(unit, occupied.get(at))}
+        return {at: c for at, c in best.items() if at == unit.at or at not in visible}
 
-    def _enterable(self, state: State, unit: Unit, at: tuple[int, int], occupied: dict) -> bool:
+    def _enterable(self, unit: Unit, at: tuple[int, int], there: Unit | None) -> bool:
         for side, castle in self.p.castles.items():
             if at == castle and not (unit.kind == "king" and unit.side == side):
                 return False
-        other = occupied.get(at)
-        return other is None or other.side == unit.side or other.hidden
-
-    def _can_stop(self, unit: Unit, other: Unit | None) -> bool:
-        # a hidden ambush's square looks empty: its own side may stand on it, the enemy walks into it
-        return other is None or other.hidden
+        return there is None or there.side == unit.side
 
     def _move(self, state: State, a: dict) -> State:
         lurking = self.unit_at(state, tuple(a["from"]), hidden=True)
@@ -424,8 +424,10 @@ class ConquestKing(Game[State, dict]):
                             last_combat=(("kind", "ambush-square"), ("destroyed", [unit.id])))
             return self._after(state)
         units.append(moved)
-        if enemy_ambush is not None and _adjacent(enemy_ambush.at, to) and \
-                not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
+        if enemy_ambush is not None and _adjacent(enemy_ambush.at, to) and not _adjacent(enemy_ambush.at, unit.at) \
+                and not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
+            # (ruling R6: only a move that brings the unit next to it; not turning in place, not a
+            # step from one neighbouring square to another, and never while a friend stands on it)
             # The ambush appears, facing the intruder, and attacks it.
             facing_it = _direction(enemy_ambush.at, to)
             units = [replace(u, hidden=False, facing=facing_it) if u.id == enemy_ambush.id else u for u in units]
@@ -436,9 +438,13 @@ class ConquestKing(Game[State, dict]):
         return replace(state, phase="combat") if fights else self._after(state)
 
     def _reveal(self, state: State, a: dict) -> State:
-        if state.phase == "play" and self.unit_at(state, tuple(a["at"]), hidden=True) is None:
-            raise IllegalAction("not-hidden", f"no hidden ambush at {a['at']}")
+        lurking = self.unit_at(state, tuple(a["at"]), hidden=True)
+        if state.phase == "play" and (lurking is None or lurking.side != self.p.sides[state.side]):
+            # the same answer for an empty square and the enemy's ambush: a probe must learn nothing
+            raise IllegalAction("not-hidden", f"no hidden ambush of yours at {a['at']}")
         unit = self._mover(state, a["at"], hidden=True)
+        if self.unit_at(state, unit.at) is not None:
+            raise IllegalAction("square-occupied", "a friend stands on the ambush's square; move it off first")
         units = tuple(replace(u, hidden=False, moved=False) if u.id == unit.id else u for u in state.units)
         return replace(state, units=units)
 
@@ -556,7 +562,7 @@ class ConquestKing(Game[State, dict]):
                 events.append((regs[0] + rt["lone_registration_reset"], "reset"))
             if state.phase in ("play", "combat"):
                 events.append((state.phase_started + rt["phase_limit"], "phase-timeout"))
-        return sorted(events)
+        return sorted(events, key=lambda e: (e[0], PRECEDENCE[e[1]]))
 
     def _wait(self, state: State, minutes: Any) -> State:
         if type(minutes) is not int or minutes < 0:
@@ -570,8 +576,8 @@ class ConquestKing(Game[State, dict]):
             state = replace(state, clock=when)
             if event == "archived":
                 state = replace(state, archived=True)
-            elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling)
-                state = self._next_phase(replace(state, phase="play", fights=()))
+            elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling R8)
+                state = self._after(self._next_phase(replace(state, phase="play", fights=())))
             else:
                 state = self._finish(state, None, event)
 
