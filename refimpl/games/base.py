@@ -48,6 +48,8 @@ class GameInfo:
     simultaneous: bool  # one joint action per round rather than turns
     chance: bool  # some actions are chance actions (dice) chosen by the caller
     results: tuple[str, ...]  # every value ``outcome`` can return once the game is over
+    hidden_information: bool = False  # views differ by observer (the players in ``players``)
+    typical_length: int = 100  # actions in a whole game, roughly: how long the fuzzer's games may be
 
     @property
     def spec(self) -> str:
@@ -97,6 +99,11 @@ class Game(Generic[S, A]):
     def apply(self, state: S, action: A) -> S:
         """The state after ``action``. Raises IllegalAction (state untouched: states are immutable)."""
         raise NotImplementedError
+
+    def extra_actions(self, state: S) -> list[A]:
+        """Actions the rules accept now that ``legal_actions`` leaves out on purpose: a CPU's choice, a
+        seeded throw, time passing. Fuzzers try them too."""
+        return []
 
     def is_chance(self, state: S) -> bool:
         """True when the next action is chosen by chance (a roll) rather than by a player."""

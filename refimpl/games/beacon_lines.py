@@ -26,6 +26,7 @@ INFO = GameInfo(
     simultaneous=True,
     chance=False,
     results=("red", "blue", "draw"),
+    typical_length=12,
 )
 
 

@@ -25,6 +25,7 @@ INFO = GameInfo(
     simultaneous=False,
     chance=True,
     results=("restored", "incomplete"),
+    typical_length=30,
 )
 
 

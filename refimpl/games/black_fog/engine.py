@@ -28,6 +28,7 @@ INFO = GameInfo(
     simultaneous=False,
     chance=True,
     results=("finished",),
+    typical_length=150,
 )
 MAIN_ACTIONS = ("whistle", "tame", "move", "feed")
 FREE_ACTIONS = ("release", "collect")
@@ -169,6 +170,13 @@ class BlackFog(Game[State, dict]):
         needed = self.FORMS[kind] - self.OPTIONAL.get(kind, set())
         if not needed <= keys or keys - self.FORMS[kind]:
             raise MalformedAction("malformed-action", f"a {kind} action has keys {sorted(self.FORMS[kind])}: {data!r}")
+        names = lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)  # noqa: E731
+        checks = {"keeper": lambda v: isinstance(v, str), "to": lambda v: isinstance(v, str),
+                  "animals": names, "tiles": names, "face": lambda v: type(v) is int,
+                  "feed": lambda v: v is None or isinstance(v, str)}
+        for key, ok in checks.items():
+            if key in data and not ok(data[key]):
+                raise MalformedAction("malformed-action", f"{kind}: {key} has the wrong form: {data[key]!r}")
         return dict(data)
 
     def action_json(self, action: dict) -> JSON:
@@ -217,6 +225,10 @@ class BlackFog(Game[State, dict]):
             if k.at in state.feed:
                 out.append({"type": "collect", "keeper": k.id})
         return out
+
+    def extra_actions(self, state: State) -> list[dict]:
+        """The seeded throw (a die drawn from the game's stream)."""
+        return [{"type": "roll"}] if self.pending(state) == "roll" else []
 
     def apply(self, state: State, action: dict) -> State:
         kind = action["type"]

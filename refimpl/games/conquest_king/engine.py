@@ -26,6 +26,8 @@ INFO = GameInfo(
     simultaneous=False,
     chance=True,
     results=("sparkia", "gaias", "deleted", "reset"),
+    hidden_information=True,
+    typical_length=200,
 )
 STEPS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OBSERVERS = ("referee", "sparkia", "gaias")
@@ -220,6 +222,11 @@ class ConquestKing(Game[State, dict]):
             if key in data and not (isinstance(data[key], list) and len(data[key]) == 2
                                     and all(type(v) is int for v in data[key])):
                 raise MalformedAction("malformed-action", f"{key} must be [x, y], got {data[key]!r}")
+        types = {"side": str, "kind": str, "facing": str, "attack": bool, "ambush": bool, "minutes": int,
+                 "attacker": int, "defender": int}
+        for key, kind_ in types.items():
+            if key in data and type(data[key]) is not kind_:
+                raise MalformedAction("malformed-action", f"{key} must be a {kind_.__name__}, got {data[key]!r}")
         return dict(data)
 
     def action_json(self, action: dict) -> JSON:
@@ -269,6 +276,12 @@ class ConquestKing(Game[State, dict]):
                                     "attack": True})
         out.append({"type": "end-phase"})
         return out
+
+    def extra_actions(self, state: State) -> list[dict]:
+        """Time passing and registering: the lobby's actions."""
+        out: list[dict] = [{"type": "wait", "minutes": m} for m in (30, 720)]
+        out += [{"type": "register", "side": s} for i, s in enumerate(self.p.sides) if state.registered[i] is None]
+        return out if state.phase != "over" else []
 
     def apply(self, state: State, action: dict) -> State:
         kind = action["type"]

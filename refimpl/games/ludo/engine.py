@@ -25,6 +25,7 @@ INFO = GameInfo(
     simultaneous=False,
     chance=True,
     results=("human", "cpu1", "cpu2", "cpu3", "capped"),
+    typical_length=300,
 )
 YARD = -1
 LEVELS = ("easy", "normal", "hard")
@@ -222,6 +223,11 @@ class Ludo(Game[State, Action]):
         if state.phase == "roll":
             return [Roll(f) for f in range(1, 7)]
         return [Move(i) for i in self.movable(state)]
+
+    def extra_actions(self, state: State) -> list[Action]:
+        if state.phase == "roll":
+            return [Roll()]
+        return [Cpu(level) for level in LEVELS] if state.phase == "move" else []
 
     def apply(self, state: State, action: Action) -> State:
         turn = Turn(state)
