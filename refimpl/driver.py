@@ -90,6 +90,7 @@ class ReferenceDriver:
     def __init__(self, engines: Mapping[str, Game[Any, Any]] | None = None, name: str = "reference") -> None:
         self.engines: dict[str, Game[Any, Any]] = {**GAMES, **(engines or {})}
         self.name = name
+        self.lists_legal = True
         self._game: Game[Any, Any] | None = None
         self._state: Any = None
         self._started: tuple[Any, ...] = ()  # what start was given, for restart

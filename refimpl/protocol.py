@@ -314,6 +314,7 @@ class ProtocolDriver:
         self.version = str(hello["build"].get("version", ""))
         self.games: dict[str, list[str]] = hello["games"]
         self.capabilities: set[str] = set(hello["capabilities"])
+        self.lists_legal = "legal" in self.capabilities
         self._game: str | None = None
 
     # --- plumbing ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ driver, so the same replay checks the reference and an outside build.
 
 from __future__ import annotations
 
+import json
 from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator
@@ -69,20 +70,24 @@ def _check_step(step: Step, outcome: dict[str, JSON] | Rejected) -> StepResult:
     return StepResult(step.number, step.line, step, expected, outcome, first_difference(expected, outcome))
 
 
-def _ops(trace: Trace) -> list[Op]:
-    """The requests of a whole trace, so a driver can send them ahead of reading the answers."""
+def _ops(trace: Trace, legal: bool = False) -> list[Op]:
+    """The requests of a whole trace, so a driver can send them ahead of reading the answers.
+    ``legal``: the driver lists legal actions, so steps that expect a list get one asked for."""
     ops: list[Op] = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
     for step in trace.steps:
         ops.append(("restart",) if step.is_restart else ("apply", step.action))
+        ops += [("view", observer) for observer in step.views or {}]
+        if legal and step.legal is not None:
+            ops.append(("legal",))
         if step.reject is not None:
             ops.append(("view", None))  # a rejection must leave the state exactly as it was
     return ops
 
 
-def _check(trace: Trace, outcomes: Iterator[Outcome]) -> TraceResult:
-    """Judge one trace on its outcomes; consumes exactly ``len(_ops(trace))`` of them."""
+def _check(trace: Trace, outcomes: Iterator[Outcome], legal: bool = False) -> TraceResult:
+    """Judge one trace on its outcomes; consumes exactly ``len(_ops(trace, legal))`` of them."""
     results: list[StepResult] = []
-    pending = len(_ops(trace))
+    pending = len(_ops(trace, legal))
     where = "the start"
 
     def take() -> Outcome:
@@ -105,6 +110,17 @@ def _check(trace: Trace, outcomes: Iterator[Outcome]) -> TraceResult:
             where = f"step {step.number} (line {step.line})"
             outcome = take()
             result = _check_step(step, outcome)
+            for observer, expected in (step.views or {}).items():
+                seen = take()
+                diff = first_difference(expected, seen) if result.ok else None
+                if diff is not None:
+                    result = replace(result, difference=Difference(f"view[{observer}].{diff.path}",
+                                                                   diff.expected, diff.actual))
+            if legal and step.legal is not None:
+                listed = take()
+                diff = _legal_difference(step.legal, listed) if result.ok else None
+                if diff is not None:
+                    result = replace(result, difference=diff)
             if step.reject is not None:
                 after = take()
                 diff = first_difference(view, after) if result.ok else None
@@ -121,6 +137,15 @@ def _check(trace: Trace, outcomes: Iterator[Outcome]) -> TraceResult:
         exc.where = f"{trace.path} {where}"
         raise
     return TraceResult(trace, CONFORMS, tuple(results))
+
+
+def _legal_difference(expected: list[JSON], listed: Any) -> Difference | None:
+    """Legal actions compared as sets; the difference names what is missing and what is extra."""
+    key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
+    ours, theirs = {key(a) for a in expected}, {key(a) for a in listed or []}
+    if ours == theirs:
+        return None
+    return Difference("legal", {"missing": sorted(ours - theirs)}, {"extra": sorted(theirs - ours)})
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
@@ -140,8 +165,9 @@ def replay(trace: Trace, driver: Driver, ruleset: str | None = None) -> TraceRes
     skipped = _not_run(trace, driver)
     if skipped is not None:
         return skipped
-    with closing(driver.batch(_ops(trace))) as outcomes:
-        return _check(trace, outcomes)
+    legal = getattr(driver, "lists_legal", False)
+    with closing(driver.batch(_ops(trace, legal))) as outcomes:
+        return _check(trace, outcomes, legal)
 
 
 def replay_all(traces: Iterable[Trace], driver: Driver) -> Iterator[TraceResult]:
@@ -151,12 +177,13 @@ def replay_all(traces: Iterable[Trace], driver: Driver) -> Iterator[TraceResult]
     Raises what ``replay`` raises; results already yielded stand.
     """
     traces = list(traces)
+    legal = getattr(driver, "lists_legal", False)
     runnable = [t for t in traces if _not_run(t, driver) is None]
-    ops = [op for t in runnable for op in _ops(t)]
+    ops = [op for t in runnable for op in _ops(t, legal)]
     with closing(driver.batch(ops)) as outcomes:
         for trace in traces:
             skipped = _not_run(trace, driver)
-            yield skipped if skipped is not None else _check(trace, outcomes)
+            yield skipped if skipped is not None else _check(trace, outcomes, legal)
 
 
 __all__ = ["replay", "replay_all", "TraceResult", "StepResult", "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

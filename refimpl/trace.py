@@ -42,6 +42,8 @@ class Step:
     expect: Mapping[str, JSON] | None = None
     reject: str | None = None
     note: str | None = None
+    views: Mapping[str, Mapping[str, JSON]] | None = None  # partial views by observer
+    legal: list[JSON] | None = None  # the legal actions expected after the step, as a set
     field_lines: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def line_of(self, path: str) -> int:
@@ -154,7 +156,8 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
             field_lines = {_dotted(p[3:]): n for p, n in lines.items()
                            if p[:3] == ("steps", i, "expect") and len(p) > 3}
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
-                          reject=raw.get("reject"), note=raw.get("note"), field_lines=field_lines))
+                          reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
+                          field_lines=field_lines))
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),
                  source=data["source"], steps=tuple(steps), start=data.get("start"),
