@@ -10,7 +10,7 @@ from typing import NoReturn
 import click
 
 from . import report, tables
-from .driver import DriverError, ReferenceDriver
+from .driver import BuildBroke, DriverError, ReferenceDriver
 from .exitcodes import Exit
 from .games import GAMES, BadSetup
 from .replay import MISMATCH, replay as replay_trace
@@ -82,11 +82,14 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 @click.option("--traces", "trace_paths", multiple=True, help="Trace files or folders (default: the bundled ones).")
 @click.option("--no-scenarios", is_flag=True, help="Run the traces only, not the Gherkin scenarios.")
 @click.option("--lock-step", is_flag=True, help="Wait for each answer before sending the next request.")
+@click.option("--perft", "perft_depth", type=click.IntRange(min=0, max=6), default=0,
+              help="Also walk the build's legal-action lists to this depth against the golden perft counts.")
+@click.option("--twice", is_flag=True, help="Also send every trace twice and report answers that differ.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
-               lock_step: bool, fmt: str, junit_xml: str | None) -> None:
+               lock_step: bool, perft_depth: int, twice: bool, fmt: str, junit_xml: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -99,7 +102,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     try:
         result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
                         rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
-                        timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step)
+                        timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
+                        perft_depth=perft_depth, twice=twice)
     except (TraceError, VerifyError) as exc:
         _fail(str(exc))
     click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
@@ -110,6 +114,82 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         except OSError as exc:
             _fail(f"cannot write {junit_xml}: {exc}")
     sys.exit(result.exit_code)
+
+
+@main.command("fuzz")
+@click.option("--impl", "command", default=None, help="Shell command of the build (default: the reference).")
+@click.option("--game", required=True, help="The game to fuzz.")
+@click.option("--ruleset", default=None, help="The ruleset (default: the game's default).")
+@click.option("--examples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Random games to play before giving up.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The same seed gives the same run.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Longest game, in actions (default: the game's typical length).")
+@click.option("--out", default="fuzz-out", show_default=True, help="Folder for the reproducer trace.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
+@click.option("--twice", is_flag=True, help="Send every game twice and report answers that differ.")
+def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, max_steps: int | None,
+             out: str, timeout: float, twice: bool) -> None:
+    """Play random games against a build and the reference; shrink the first divergence to a trace.
+
+    Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage, 3 the build broke.
+    """
+    from .fuzz import ReferenceCrashed, fuzz
+
+    if game not in GAMES:
+        _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
+        _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
+    command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
+    try:
+        result = fuzz(command, game, ruleset, examples, seed, out, max_steps, timeout, twice)
+    except BuildBroke as exc:
+        click.echo(f"BUILD BROKE: {exc}", err=False)
+        if exc.stderr_tail:
+            click.echo("build stderr (last lines):\n" + "\n".join("  | " + s for s in exc.stderr_tail.splitlines()))
+        sys.exit(Exit.BUILD_BROKE)
+    except DriverError as exc:
+        _fail(str(exc))
+    except ReferenceCrashed as exc:
+        _fail(f"a bug of the kit, please report it: {exc}")
+    click.echo(f"fuzzed {game} {result.ruleset} against {result.build}: {result.stats['games']} games, "
+               f"{result.stats['actions']} actions")
+    code = Exit.CONFORMS
+    if result.mismatch is not None:
+        m = result.mismatch
+        click.echo(f"DIVERGES at step {m.step} of a shrunk game of {len(m.steps)} steps: {m.difference}")
+        click.echo(f"reproducer: {result.trace_path}  (refimpl verify --impl ... --traces {result.trace_path})")
+        code = Exit.DOES_NOT_CONFORM
+    else:
+        click.echo("no divergence found")
+    if result.nondeterministic is not None:
+        click.echo(f"NOT DETERMINISTIC: the same game answered differently at answer "
+                   f"{result.nondeterministic.step}: {result.nondeterministic.difference}")
+        code = Exit.DOES_NOT_CONFORM
+    sys.exit(code)
+
+
+@main.command("perft")
+@click.argument("game")
+@click.option("--ruleset", default=None)
+@click.option("--depth", type=click.IntRange(min=0, max=12), default=3, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
+    """Count the action sequences from the start to each depth, and the finished games by result."""
+    from .perft import perft
+
+    if game not in GAMES:
+        _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
+        _fail(f"{game} has no ruleset {ruleset!r}")
+    counts = perft(game, ruleset, depth)
+    if fmt == "json":
+        click.echo(json.dumps(counts.json(), indent=2))
+        return
+    for d, n in enumerate(counts.nodes):
+        click.echo(f"depth {d}: {n}")
+    for result, n in sorted(counts.results.items()):
+        click.echo(f"finished, {result}: {n}")
 
 
 @main.command("serve")

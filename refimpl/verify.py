@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from .compare import first_difference
 from .driver import BuildBroke
 from .exitcodes import Exit
 from .games import GAMES
@@ -190,6 +191,62 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
         driver.close()
 
 
+def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None, depth: int, timeout: float,
+              report: Report) -> None:
+    """Check the build's legal-action lists against the golden perft counts (where it lists them)."""
+    from .perft import check_build, load_golden
+
+    driver = ProtocolDriver(command, timeout)
+    try:
+        for game in sorted(GAMES):
+            for ruleset in GAMES[game].info.rulesets:
+                golden = load_golden(game, ruleset)
+                if golden is None or (games and game not in games) or (rulesets and ruleset not in rulesets):
+                    continue
+                name = f"{game}/perft-{ruleset} to depth {min(depth, golden['depth'])}"
+                if not driver.supports(game, ruleset) or not driver.lists_legal:
+                    reason = "the build does not list legal actions" if driver.supports(game, ruleset) else \
+                        f"{driver.name} does not declare {game} {ruleset}"
+                    report.checks.append(Check("perft", game, name, (), SKIPPED, reason, ruleset))
+                    continue
+                try:
+                    found = check_build(driver, game, ruleset, min(depth, golden["depth"]))
+                except BuildBroke as exc:
+                    report.checks.append(Check("perft", game, name, (), BROKE, str(exc), ruleset, exc.stderr_tail))
+                    driver.process.close()
+                    driver = ProtocolDriver(command, timeout)
+                    continue
+                report.checks.append(Check("perft", game, name, (), PASSED if found is None else FAILED,
+                                           "" if found is None else str(found), ruleset))
+    finally:
+        driver.close()
+
+
+def run_twice(command: str, traces: list[Trace], timeout: float, report: Report) -> None:
+    """Send every trace's requests twice to a fresh build and report any answer that differs."""
+    from .replay import _ops
+
+    answers = []
+    for _ in range(2):
+        driver = ProtocolDriver(command, timeout)
+        runnable = [t for t in traces if driver.supports(t.game, t.ruleset)]
+        try:
+            answers.append([list(driver.batch(_ops(t))) for t in runnable])
+        finally:
+            driver.close()
+    for trace, first, second in zip(runnable, *answers):
+        name = f"{trace.game}/{trace.name} twice"
+        differs = next(((i, a, b) for i, (a, b) in enumerate(zip(first, second)) if a != b), None)
+        if differs is None:
+            report.checks.append(Check("determinism", trace.game, name, trace.rules, PASSED, "", trace.ruleset))
+            continue
+        i, a, b = differs
+        diff = first_difference(a, b) if isinstance(a, dict) and isinstance(b, dict) else None
+        detail = f"answer {i} differs between two runs of the same requests: " + (
+            str(diff) if diff else f"{a!r} then {b!r}")
+        report.checks.append(Check("determinism", trace.game, name, trace.rules, FAILED, detail, trace.ruleset))
+
+
 def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
                   rulesets: list[str] | None, keyword: str | None) -> list[Check]:
     """Run the Gherkin features under pytest against the build; one Check per scenario (example)."""
@@ -220,7 +277,7 @@ def run_scenarios(command: str, features: Path, timeout: float, games: list[str]
 def verify(command: str, *, traces: list[str] | None = None, features: str | None = None,
            games: list[str] | None = None, rulesets: list[str] | None = None, keyword: str | None = None,
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
-           pipeline: bool = True) -> Report:
+           pipeline: bool = True, perft_depth: int = 0, twice: bool = False) -> Report:
     """Check the build started by ``command``. Raises TraceError or VerifyError for bad input."""
     unknown = [g for g in games or [] if g not in GAMES]
     if unknown:
@@ -236,6 +293,10 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         selected.append(trace)
     report = Report(command)
     run_traces(command, selected, timeout, pipeline, report)
+    if report.broke_at_start is None and twice:
+        run_twice(command, selected, timeout, report)
+    if report.broke_at_start is None and perft_depth > 0:
+        run_perft(command, games, rulesets, perft_depth, timeout, report)
     if report.broke_at_start is None and scenarios:
         report.checks += run_scenarios(command, Path(features) if features else KIT_ROOT / "features",
                                        timeout, games, rulesets, keyword)

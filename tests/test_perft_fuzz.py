@@ -1,0 +1,114 @@
+"""Perft counts against the golden files, differential fuzzing with shrunk reproducers, determinism."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refimpl.games import GAMES
+from refimpl.perft import golden_path, load_golden, perft
+from refimpl.trace import load_trace
+from tests.builds.wrong import VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = shlex.quote(sys.executable)
+GOLDEN = [(g, r) for g in sorted(GAMES) for r in GAMES[g].info.rulesets if golden_path(g, r).exists()]
+
+
+def refimpl(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "refimpl", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def build(script: str, *args: str) -> str:
+    return " ".join([PY, shlex.quote(str(ROOT / "tests" / "builds" / script)), *map(shlex.quote, args)])
+
+
+def test_every_game_and_ruleset_has_golden_counts() -> None:
+    assert sorted(GOLDEN) == sorted((g, r) for g in GAMES for r in GAMES[g].info.rulesets)
+
+
+@pytest.mark.parametrize("game, ruleset", GOLDEN)
+def test_the_reference_matches_its_golden_perft_counts(game: str, ruleset: str) -> None:
+    golden = load_golden(game, ruleset)
+    counts = perft(game, ruleset, golden["depth"])
+    assert counts.nodes == golden["nodes"]
+    assert counts.results == golden["results"]
+
+
+def test_beacon_lines_counts_are_those_a_person_can_check() -> None:
+    # 2 x 2 opening claims; every v0 game ends after round 3 (Beacon worth 1: nobody reaches 4 and leads
+    # earlier), so all 938 three-round sequences are finished games.
+    counts = perft("beacon-lines", "v0", 3)
+    assert counts.nodes[:2] == [1, 4]
+    assert sum(counts.results.values()) == counts.nodes[3] == 938
+
+
+def test_perft_command() -> None:
+    proc = refimpl("perft", "lantern-quay", "--depth", "2", "--format", "json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["nodes"] == [1, 216, 1638]
+    assert refimpl("perft", "chess").returncode == 2
+
+
+def test_verify_perft_points_at_the_first_position_whose_count_differs() -> None:
+    proc = refimpl("verify", "--impl", build("wrong.py", "crossroads-to-north-pass"), "--game", "beacon-lines",
+                   "--no-scenarios", "--perft", "3")
+    assert proc.returncode == 1
+    assert "FAILED perft beacon-lines/perft-v1 to depth 3" in proc.stdout
+    assert '{"claims":{"blue":"north-pass","red":"beacon"},"type":"claim"}: expected 0, got 1' in proc.stdout
+
+
+def test_the_reference_fuzzes_clean() -> None:
+    proc = refimpl("fuzz", "--game", "beacon-lines", "--examples", "60")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no divergence found" in proc.stdout
+
+
+QUICK = ["crossroads-to-north-pass", "tied-beacon-scores", "second-claim", "draft-timing-as-v1",
+         "forge-spends-on-failure", "install-lights-two"]
+
+
+@pytest.mark.parametrize("variant", QUICK)
+def test_fuzz_finds_each_wrong_build_and_writes_a_short_reproducer(variant: str, tmp_path: Path) -> None:
+    game = VARIANTS[variant][0]
+    proc = refimpl("fuzz", "--impl", build("wrong.py", variant), "--game", game, "--out", str(tmp_path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (path,) = tmp_path.glob("*.yaml")
+    trace = load_trace(path)
+    assert len(trace.steps) <= 10, f"{variant}: reproducer of {len(trace.steps)} steps"
+    replayed = refimpl("verify", "--impl", build("wrong.py", variant), "--traces", str(path), "--no-scenarios")
+    assert replayed.returncode == 1
+    said = proc.stdout.split("DIVERGES at step ")[1].split(": ", 1)[1].splitlines()[0]
+    assert said.split(":")[0] in replayed.stdout  # the same field path
+
+
+def test_the_same_seed_gives_the_same_run(tmp_path: Path) -> None:
+    runs = []
+    for out in ("a", "b"):
+        proc = refimpl("fuzz", "--impl", build("wrong.py", "tied-beacon-scores"), "--game", "beacon-lines",
+                       "--seed", "7", "--out", str(tmp_path / out))
+        runs.append((proc.stdout.replace(str(tmp_path / out), ""), (tmp_path / out).joinpath(
+            "beacon-lines-v1-seed7.yaml").read_text()))
+    assert runs[0] == runs[1]
+
+
+def test_a_build_that_reads_the_clock_is_caught_by_running_twice(tmp_path: Path) -> None:
+    clocky = build("misbehave.py", "clock-in-state")
+    plain = refimpl("verify", "--impl", clocky, "-k", "immediate-lens", "--no-scenarios")
+    assert plain.returncode == 0, "an extra key passes the partial comparisons of a trace"
+    twice = refimpl("verify", "--impl", clocky, "-k", "immediate-lens", "--no-scenarios", "--twice")
+    assert twice.returncode == 1 and "differs between two runs of the same requests" in twice.stdout
+    fuzzed = refimpl("fuzz", "--impl", clocky, "--game", "lantern-quay", "--examples", "5", "--out", str(tmp_path))
+    assert fuzzed.returncode == 1 and "served_at" in fuzzed.stdout
+
+
+def test_fuzz_bad_input() -> None:
+    proc = refimpl("fuzz", "--game", "chess")
+    assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+    broke = refimpl("fuzz", "--impl", build("misbehave.py", "crash-at-start"), "--game", "beacon-lines")
+    assert broke.returncode == 3 and "crashed-at-start" in broke.stdout
