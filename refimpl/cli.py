@@ -128,8 +128,10 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
 @click.option("--out", default="fuzz-out", show_default=True, help="Folder for the reproducer trace.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
 @click.option("--twice", is_flag=True, help="Send every game twice and report answers that differ.")
+@click.option("--shrink", "shrink_budget", type=click.IntRange(min=0), default=400, show_default=True,
+              help="Games to spend shrinking after the first divergence.")
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, max_steps: int | None,
-             out: str, timeout: float, twice: bool) -> None:
+             out: str, timeout: float, twice: bool, shrink_budget: int) -> None:
     """Play random games against a build and the reference; shrink the first divergence to a trace.
 
     Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage, 3 the build broke.
@@ -142,7 +144,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
         _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
     try:
-        result = fuzz(command, game, ruleset, examples, seed, out, max_steps, timeout, twice)
+        result = fuzz(command, game, ruleset, examples, seed, out, max_steps, timeout, twice, shrink_budget)
     except BuildBroke as exc:
         click.echo(f"BUILD BROKE: {exc}", err=False)
         if exc.stderr_tail:
