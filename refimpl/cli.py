@@ -154,6 +154,8 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
         _fail(str(exc))
     except ReferenceCrashed as exc:
         _fail(f"a bug of the kit, please report it: {exc}")
+    except Exception as exc:  # noqa: BLE001 - never a traceback for the user; say what happened
+        _fail(f"fuzz stopped unexpectedly ({type(exc).__name__}): {str(exc).splitlines()[0] if str(exc) else ''}")
     click.echo(f"fuzzed {game} {result.ruleset} against {result.build}: {result.stats['games']} games, "
                f"{result.stats['actions']} actions")
     code = Exit.CONFORMS

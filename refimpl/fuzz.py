@@ -222,8 +222,15 @@ def fuzz(command: str, game: str, ruleset: str | None = None, examples: int = 20
         return list(driver.batch(fuzzer.ops(steps, legal)))
 
     failures = 0
+    seen: dict[tuple[Choice, ...], bool] = {}  # the same choices always get the same answer
 
     def diverges(choices: list[Choice]) -> bool:
+        key = tuple(choices)
+        if key not in seen:
+            seen[key] = play_and_compare(choices)
+        return seen[key]
+
+    def play_and_compare(choices: list[Choice]) -> bool:
         nonlocal failures
         if failures and report.stats["games"] >= failures + shrink_budget:
             return False  # enough shrinking: keep the smallest divergence found so far (same for a seed)
