@@ -550,12 +550,7 @@ def ck_gold(play: Play, side: str, gold: str) -> None:
     assert _observed(play, side)["deployment"][side]["gold"] == int(gold)
 
 
-@then(parsers.re(r"^the (?P<observer>referee|sparkia|gaias) sees no unit at (?P<at>\d+,\d+)$"))
-def ck_sees_nothing_the(play: Play, observer: str, at: str) -> None:
-    assert [u for u in _observed(play, observer)["units"] if u["at"] == square(at)] == []
-
-
-@then(parsers.re(r"^(?P<observer>sparkia|gaias) sees no unit at (?P<at>\d+,\d+)$"))
+@then(parsers.re(r"^(?:the )?(?P<observer>referee|sparkia|gaias) sees no unit at (?P<at>\d+,\d+)$"))
 def ck_sees_nothing(play: Play, observer: str, at: str) -> None:
     assert [u for u in _observed(play, observer)["units"] if u["at"] == square(at)] == []
 
