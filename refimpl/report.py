@@ -1,20 +1,76 @@
-"""Render replay results: a readable ledger per trace (like the seeds' tables) or JSON for machines."""
+"""The results of replay and verify, and their renderings: a readable ledger per trace (like the seeds'
+tables), the verify report model (checks, matrix, exit code) with its text, JSON and JUnit forms."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
 
 from .compare import flatten
+from .driver import BuildBroke
+from .exitcodes import Exit
+from .games import GAMES
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from .rules import spec_rules
 
-if TYPE_CHECKING:
-    from .verify import Report
+KIT_ROOT = Path(__file__).resolve().parent.parent
 
-# verify's statuses (kept here too so the report module does not import the runner)
+# The status of one check in a verify run.
 PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE = "passed", "failed", "not-run", "xfail", "xpass", "broke"
 STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One trace or scenario run against the build."""
+
+    kind: str  # trace | scenario
+    game: str
+    name: str
+    rules: tuple[str, ...]
+    status: str
+    detail: str = ""
+    ruleset: str | None = None
+    stderr: str = ""
+    reason: str = ""  # why it was expected to fail
+
+
+@dataclass
+class Report:
+    command: str
+    build: str = ""
+    checks: list[Check] = field(default_factory=list)
+    broke_at_start: BuildBroke | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
+        return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)
+
+    @property
+    def exit_code(self) -> Exit:
+        if self.broke_at_start is not None or self.count(BROKE):
+            return Exit.BUILD_BROKE
+        if self.count(FAILED) or self.count(XPASS) or not (self.count(PASSED) or self.count(XFAIL)):
+            return Exit.DOES_NOT_CONFORM
+        return Exit.CONFORMS
+
+    def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
+        """game -> rule ID -> status -> count, every rule of the game's spec included."""
+        out: dict[str, dict[str, dict[str, int]]] = {}
+        games = sorted({c.game for c in self.checks})
+        for game in games:
+            rules: dict[str, dict[str, int]] = {}
+            spec = KIT_ROOT / GAMES[game].info.spec if game in GAMES else None
+            if spec is not None and spec.is_file():
+                rules = {r: dict.fromkeys(STATUSES, 0) for r in spec_rules(spec.read_text(encoding="utf-8"))}
+            for check in (c for c in self.checks if c.game == game):
+                for rule in check.rules:
+                    rules.setdefault(rule, dict.fromkeys(STATUSES, 0))[check.status] += 1
+            out[game] = rules
+        return out
 
 
 def _wrap(items: list[str], width: int) -> list[str]:
@@ -94,16 +150,14 @@ def json_report(results: list[TraceResult]) -> str:
 
 # --- verify reports -------------------------------------------------------------------------------
 
-def _verdict(report: "Report") -> str:
-    from .exitcodes import Exit
-
+def _verdict(report: Report) -> str:
     counts = ", ".join(f"{report.count(s)} {s}" for s in STATUSES if report.count(s))
     word = {Exit.CONFORMS: "CONFORMS", Exit.DOES_NOT_CONFORM: "DOES NOT CONFORM",
             Exit.BUILD_BROKE: "BUILD BROKE"}[report.exit_code]
     return f"Verdict: {word} ({counts or 'nothing ran'})"
 
 
-def verify_text(report: "Report") -> str:
+def verify_text(report: Report) -> str:
     """The conformance matrix (per game and rule ID), the failures with their diffs, and the verdict."""
     lines = [f"Build: {report.build or '?'}  ({report.command})"]
     if report.broke_at_start is not None:
@@ -140,7 +194,7 @@ def _stderr_lines(tail: str) -> list[str]:
     return ["build stderr (last lines):", *["  | " + s for s in tail.splitlines()]] if tail else []
 
 
-def verify_json(report: "Report") -> str:
+def verify_json(report: Report) -> str:
     broke = report.broke_at_start
     doc = {
         "command": report.command, "build": report.build, "exit_code": int(report.exit_code),
@@ -157,7 +211,7 @@ def verify_json(report: "Report") -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def junit_xml(report: "Report") -> str:
+def junit_xml(report: Report) -> str:
     """JUnit XML: one testsuite per game and kind, one testcase per trace or scenario."""
     import xml.etree.ElementTree as ET
 

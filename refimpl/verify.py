@@ -11,20 +11,18 @@ import json
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
 from .compare import first_difference
 from .driver import BuildBroke
-from .exitcodes import Exit
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, replay_all
-from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS
-from .rules import spec_rules
+from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Report
 from .trace import Trace, TraceError, find_traces, load_trace
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
@@ -32,56 +30,6 @@ KIT_ROOT = Path(__file__).resolve().parent.parent
 
 class VerifyError(Exception):
     """Bad input to verify (an unreadable expect-fail file, features that do not load...): exit 2."""
-
-
-@dataclass(frozen=True)
-class Check:
-    """One trace or scenario run against the build."""
-
-    kind: str  # trace | scenario
-    game: str
-    name: str
-    rules: tuple[str, ...]
-    status: str
-    detail: str = ""
-    ruleset: str | None = None
-    stderr: str = ""
-    reason: str = ""  # why it was expected to fail
-
-
-@dataclass
-class Report:
-    command: str
-    build: str = ""
-    checks: list[Check] = field(default_factory=list)
-    broke_at_start: BuildBroke | None = None
-    warnings: list[str] = field(default_factory=list)
-
-    def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
-        return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)
-
-    @property
-    def exit_code(self) -> Exit:
-        if self.broke_at_start is not None or self.count(BROKE):
-            return Exit.BUILD_BROKE
-        if self.count(FAILED) or self.count(XPASS) or not (self.count(PASSED) or self.count(XFAIL)):
-            return Exit.DOES_NOT_CONFORM
-        return Exit.CONFORMS
-
-    def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
-        """game -> rule ID -> status -> count, every rule of the game's spec included."""
-        out: dict[str, dict[str, dict[str, int]]] = {}
-        games = sorted({c.game for c in self.checks})
-        for game in games:
-            rules: dict[str, dict[str, int]] = {}
-            spec = KIT_ROOT / GAMES[game].info.spec if game in GAMES else None
-            if spec is not None and spec.is_file():
-                rules = {r: dict.fromkeys(STATUSES, 0) for r in spec_rules(spec.read_text(encoding="utf-8"))}
-            for check in (c for c in self.checks if c.game == game):
-                for rule in check.rules:
-                    rules.setdefault(rule, dict.fromkeys(STATUSES, 0))[check.status] += 1
-            out[game] = rules
-        return out
 
 
 # --- expected failures ---------------------------------------------------------------------------
