@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# Each game's step definitions live beside its feature file; loaded here so every feature finds them.
+pytest_plugins = [f"features.{game}_steps" for game in ("beacon_lines", "lantern_quay", "ludo", "conquest_king",
+                                                         "black_fog")]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register every rule-ID tag of the features as a marker, so ``-m BL-WIN-1`` selects by rule."""
