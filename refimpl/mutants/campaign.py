@@ -1,0 +1,380 @@
+"""The power meter: serve single-point mutants of the reference engines as outside builds and see
+whether ``verify`` tells them from the reference.
+
+Each mutant runs in a copy of the ``refimpl`` package in a temporary folder, with the one file changed,
+started as ``python -I -B -c ...`` with that folder first on ``sys.path``: isolated mode keeps the
+working directory (where the pristine kit lives) off the path, ``-B`` keeps stale bytecode out, and the
+build checks that it imported the copy. The harness that judges it (``verify``, the traces, the
+features) is the pristine kit of this process.
+
+Verdicts: ``killed`` (verify exit 1: a check failed), ``broke`` (exit 3: the mutant crashed or hung,
+which verify reports too), ``survived`` (exit 0: a gap in the kit, unless a review judged the mutant
+equivalent), ``error`` (the kit could not run it). Results are appended to ``results.jsonl`` in the
+output folder as they come, so a run can be stopped and resumed; a result is reused only while the
+kit's checks and the mutated file are unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import yaml
+
+from ..executor import run_jobs
+from ..games import GAMES
+from .operators import Site, data_sites, mutate, python_sites
+
+PACKAGE = Path(__file__).resolve().parent.parent  # the pristine refimpl package
+KIT_ROOT = PACKAGE.parent
+EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
+SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
+KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
+
+
+class MutantsError(Exception):
+    """Bad input to the power meter (an unreadable or stale equivalents file, an unknown game): exit 2."""
+
+
+# --- the population ------------------------------------------------------------------------------
+
+def game_of(file: str) -> str:
+    """The game a mutated file belongs to, or ``shared`` for files several games use."""
+    path = Path(file)
+    if path.parent.name == "data" and path.suffix == ".yaml":
+        return path.stem
+    module = ".".join(path.with_suffix("").parts)
+    for name, engine in GAMES.items():
+        home = type(engine).__module__
+        package = home.rpartition(".")[0] if home.endswith(".engine") else home
+        if module == package or module.startswith(package + "."):
+            return name
+    return SHARED
+
+
+def population(games_dir: Path = PACKAGE / "games") -> list[Site]:
+    """Every mutant of the engines and their data files, in a stable order."""
+    sites: list[Site] = []
+    for path in sorted(games_dir.rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        file = path.relative_to(games_dir.parent.parent).as_posix()
+        if path.suffix == ".py":
+            sites += python_sites(file, path.read_text(encoding="utf-8"))
+        elif path.suffix == ".yaml":
+            sites += data_sites(file, path.read_text(encoding="utf-8"))
+    return sites
+
+
+def sample(sites: list[Site], size: int, seed: int) -> list[Site]:
+    """``size`` mutants spread over the games in proportion to their number of mutants (largest
+    remainder), each game's share drawn with its own seeded generator; all of them when ``size`` is 0
+    or at least the population. The same seed gives the same sample."""
+    if size <= 0 or size >= len(sites):
+        return list(sites)
+    by_game: dict[str, list[Site]] = {}
+    for site in sites:
+        by_game.setdefault(game_of(site.file), []).append(site)
+    exact = {g: size * len(s) / len(sites) for g, s in by_game.items()}
+    shares = {g: int(x) for g, x in exact.items()}
+    for g in sorted(exact, key=lambda g: (shares[g] - exact[g], g))[: size - sum(shares.values())]:
+        shares[g] += 1
+    chosen = {s.id for g, group in by_game.items()
+              for s in random.Random(f"{seed}:{g}").sample(group, shares[g])}
+    return [s for s in sites if s.id in chosen]
+
+
+# --- equivalent mutants --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Judgement:
+    """A reviewed mutant (``id``) or a whole function (``function``: file::qualname) judged equivalent."""
+
+    reason: str
+    id: str | None = None
+    mutant: str | None = None  # "file qualname: before -> after", checked against the current code
+    function: str | None = None
+
+
+def _label(site: Site) -> str:
+    return f"{site.file} {site.qualname}: {site.before} -> {site.after}"
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> list[Judgement]:
+    """The reviewed judgements. Raises MutantsError for a malformed file."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else []
+    except (OSError, yaml.YAMLError) as exc:
+        raise MutantsError(f"{path}: cannot read: {exc}") from None
+    out = []
+    for i, entry in enumerate(data or [], 1):
+        if not isinstance(entry, dict) or not str(entry.get("reason", "")).strip() \
+                or ("id" in entry) == ("function" in entry):
+            raise MutantsError(f"{path}: entry {i} needs a reason and exactly one of id, function")
+        out.append(Judgement(str(entry["reason"]), entry.get("id"), entry.get("mutant"), entry.get("function")))
+    return out
+
+
+def stale_judgements(judgements: list[Judgement], sites: list[Site]) -> list[str]:
+    """Judgements that no longer fit the code: an id no mutant has, a text that changed, a function
+    that is gone. A review must look at them again."""
+    by_id = {s.id: s for s in sites}
+    functions = {f"{s.file}::{s.qualname}" for s in sites}
+    problems = []
+    for j in judgements:
+        if j.id is not None:
+            site = by_id.get(j.id)
+            if site is None:
+                problems.append(f"{j.id} ({j.mutant}): no such mutant any more")
+            elif j.mutant is not None and j.mutant != _label(site):
+                problems.append(f"{j.id}: was {j.mutant!r}, is now {_label(site)!r}")
+        elif j.function not in functions:
+            problems.append(f"{j.function}: no such function any more")
+    return problems
+
+
+def equivalence(site: Site, judgements: Iterable[Judgement]) -> str | None:
+    """The reason ``site`` was judged equivalent, or None."""
+    for j in judgements:
+        if j.id == site.id or j.function == f"{site.file}::{site.qualname}":
+            return j.reason
+    return None
+
+
+# --- running one mutant --------------------------------------------------------------------------
+
+def build_command(folder: Path, name: str) -> str:
+    """The shell command that serves the package copy in ``folder`` (and refuses to serve another)."""
+    where = str(folder)
+    code = (f"import sys; sys.path.insert(0, {where!r}); import refimpl; "
+            f"assert refimpl.__file__.startswith({where!r}), 'imported ' + refimpl.__file__; "
+            f"from refimpl.serve import serve; serve(sys.stdin, sys.stdout, name={name!r})")
+    return " ".join(shlex.quote(p) for p in (sys.executable, "-I", "-B", "-c", code))
+
+
+@dataclass(frozen=True)
+class Job:
+    site: Site
+    timeout: float
+
+
+def run_mutant(job: Job) -> dict[str, Any]:
+    """Serve one mutant and verify it (stopping at the first failure). Never raises."""
+    from ..report import BROKE as CHECK_BROKE, FAILED
+    from ..verify import verify
+
+    site = job.site
+    game = game_of(site.file)
+    started = time.monotonic()
+    record: dict[str, Any] = {"status": ERROR, "by": "", "detail": ""}
+    try:
+        with tempfile.TemporaryDirectory(prefix="refimpl-mutant-") as tmp:
+            shutil.copytree(PACKAGE, Path(tmp) / "refimpl", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            target = Path(tmp) / site.file
+            target.write_text(mutate(target.read_text(encoding="utf-8"), site), encoding="utf-8")
+            report = verify(build_command(Path(tmp), f"mutant {site.id}"),
+                            games=None if game == SHARED else [game], timeout=job.timeout, fail_fast=True)
+        code = int(report.exit_code)
+        first = next((c for c in report.checks if c.status in (FAILED, CHECK_BROKE)), None)
+        if report.broke_at_start is not None:
+            record.update(status=BROKE, by="start", detail=str(report.broke_at_start))
+        elif code == 0:
+            record.update(status=SURVIVED)
+        elif code == 3:
+            record.update(status=BROKE, by=first.name if first else "", detail=first.detail if first else "")
+        elif first is not None:
+            record.update(status=KILLED, by=first.name, detail=first.detail)
+        else:
+            record.update(status=KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
+    except Exception as exc:  # noqa: BLE001 - a kit problem, recorded with the mutant
+        record.update(status=ERROR, detail=f"{type(exc).__name__}: {exc}")
+    record["detail"] = str(record["detail"]).splitlines()[0][:300] if record["detail"] else ""
+    record["seconds"] = round(time.monotonic() - started, 2)
+    return record
+
+
+# --- the campaign --------------------------------------------------------------------------------
+
+def kit_fingerprint() -> str:
+    """A digest of everything that judges a build: the harness, schemas, traces and features."""
+    digest = hashlib.sha1()
+    files = [p for p in sorted(PACKAGE.glob("*.py"))] + sorted((PACKAGE / "schemas").rglob("*.json"))
+    for folder in ("traces", "features"):
+        files += sorted(p for p in (KIT_ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in files:
+        digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _file_digest(file: str) -> str:
+    return hashlib.sha1((KIT_ROOT / file).read_bytes()).hexdigest()[:12]
+
+
+class Results:
+    """``results.jsonl`` in the output folder: one record a mutant, appended as it finishes."""
+
+    def __init__(self, folder: Path, kit: str) -> None:
+        self.path = folder / "results.jsonl"
+        self.kit = kit
+        self.records: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            for line in self.path.read_text(encoding="utf-8").splitlines():
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a stopped run
+                if isinstance(record, dict) and record.get("kit") == kit:
+                    self.records[record["id"]] = record
+
+    def get(self, site: Site) -> dict[str, Any] | None:
+        record = self.records.get(site.id)
+        return record if record is not None and record.get("source") == _file_digest(site.file) else None
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records[record["id"]] = record
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def run_campaign(sites: list[Site], out: Path, jobs: int = 1, timeout: float = 5.0, fresh: bool = False,
+                 progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Run every mutant in ``sites`` not already done (unless ``fresh``); the records, in site order."""
+    kit = kit_fingerprint()
+    if fresh and (out / "results.jsonl").exists():
+        (out / "results.jsonl").unlink()
+    results = Results(out, kit)
+    todo = [s for s in sites if results.get(s) is None]
+    done = len(sites) - len(todo)
+    for job, record in run_jobs(run_mutant, [Job(s, timeout) for s in todo], jobs):
+        site = job.site
+        record.update(id=site.id, file=site.file, line=site.line, qualname=site.qualname,
+                      operator=site.operator, before=site.before, after=site.after, game=game_of(site.file),
+                      kit=kit, source=_file_digest(site.file))
+        results.add(record)
+        done += 1
+        if progress is not None:
+            progress(done, len(sites), record)
+    return [results.get(s) or {} for s in sites]
+
+
+# --- the score -----------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    sampled: int = 0
+    killed: int = 0
+    broke: int = 0
+    survived: int = 0
+    equivalent: int = 0
+    error: int = 0
+
+    @property
+    def detected(self) -> int:
+        return self.killed + self.broke
+
+    @property
+    def score(self) -> float | None:
+        """Detected among the mutants that are not equivalent (and not errors)."""
+        judged = self.sampled - self.equivalent - self.error
+        return None if judged <= 0 else self.detected / judged
+
+    @property
+    def raw(self) -> float | None:
+        """Detected among all sampled mutants: equivalents count as survivors."""
+        judged = self.sampled - self.error
+        return None if judged <= 0 else self.detected / judged
+
+
+@dataclass
+class Score:
+    records: list[dict[str, Any]]
+    by_game: dict[str, Tally]
+    by_operator: dict[str, Tally]
+    total: Tally
+    survivors: list[dict[str, Any]]  # survived and not judged equivalent: the kit's gaps
+    contradicted: list[dict[str, Any]]  # judged equivalent, yet verify told them apart: the judgement is wrong
+
+
+def score(records: list[dict[str, Any]], sites: list[Site], judgements: list[Judgement]) -> Score:
+    by_game: dict[str, Tally] = {}
+    by_operator: dict[str, Tally] = {}
+    total = Tally()
+    survivors, contradicted = [], []
+    for site, record in zip(sites, records):
+        reason = equivalence(site, judgements)
+        record = {**record, "equivalent": reason}
+        for tally in (by_game.setdefault(game_of(site.file), Tally()),
+                      by_operator.setdefault(site.operator, Tally()), total):
+            tally.sampled += 1
+            status = record.get("status", ERROR)
+            if status == ERROR:
+                tally.error += 1
+            elif reason is not None:
+                tally.equivalent += 1
+                if status in (KILLED, BROKE) and tally is total:
+                    contradicted.append(record)
+            elif status == KILLED:
+                tally.killed += 1
+            elif status == BROKE:
+                tally.broke += 1
+            else:
+                tally.survived += 1
+        if record.get("status") == SURVIVED and reason is None:
+            survivors.append(record)
+    return Score(records, dict(sorted(by_game.items())), dict(sorted(by_operator.items())), total, survivors,
+                 contradicted)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def score_text(result: Score, header: str = "") -> str:
+    """The score per game and per operator, then every survivor by file:line."""
+    cols = ("sampled", "killed", "broke", "survived", "equivalent", "error")
+    lines = [header] if header else []
+
+    def table(title: str, rows: Mapping[str, Tally]) -> None:
+        lines.append(f"{title:15}" + "".join(f"{c:>11}" for c in cols) + f"{'score':>9}{'raw':>9}")
+        for name, t in {**rows, "all": result.total}.items():
+            lines.append(f"{name:15}" + "".join(f"{getattr(t, c):>11}" for c in cols)
+                         + f"{_pct(t.score):>9}{_pct(t.raw):>9}")
+        lines.append("")
+
+    table("game", result.by_game)
+    table("operator", result.by_operator)
+    lines.append("score: killed + broke among the mutants not judged equivalent; raw: equivalents count as survivors")
+    if result.survivors:
+        lines += ["", f"Survivors ({len(result.survivors)}): mutants verify could not tell from the reference"]
+        for r in sorted(result.survivors, key=lambda r: (r["file"], r["line"])):
+            lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]")
+    if result.contradicted:
+        lines += ["", "Judged equivalent but told apart by verify (fix refimpl/mutants/equivalents.yaml):"]
+        for r in result.contradicted:
+            lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]"
+                         f" by {r.get('by')}")
+    errors = [r for r in result.records if r.get("status") == ERROR]
+    if errors:
+        lines += ["", "Errors (the kit could not run these):"]
+        lines += [f"  {r.get('file')}:{r.get('line')} [{r.get('id')}]: {r.get('detail')}" for r in errors]
+    return "\n".join(lines) + "\n"
+
+
+def score_json(result: Score) -> dict[str, Any]:
+    def tally(t: Tally) -> dict[str, Any]:
+        return {**asdict(t), "score": t.score, "raw": t.raw}
+
+    return {"games": {g: tally(t) for g, t in result.by_game.items()},
+            "operators": {o: tally(t) for o, t in result.by_operator.items()},
+            "total": tally(result.total), "survivors": result.survivors, "contradicted": result.contradicted,
+            "mutants": result.records}
