@@ -85,11 +85,15 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 @click.option("--perft", "perft_depth", type=click.IntRange(min=0, max=6), default=0,
               help="Also walk the build's legal-action lists to this depth against the golden perft counts.")
 @click.option("--twice", is_flag=True, help="Also send every trace twice and report answers that differ.")
+@click.option("--no-oracle", is_flag=True,
+              help="Judge traces by their own expectations only, not also against the reference's whole answers.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first check that fails or breaks.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
-               lock_step: bool, perft_depth: int, twice: bool, fmt: str, junit_xml: str | None) -> None:
+               lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool, fmt: str,
+               junit_xml: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -103,7 +107,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
                         rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
                         timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
-                        perft_depth=perft_depth, twice=twice)
+                        perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast)
     except (TraceError, VerifyError) as exc:
         _fail(str(exc))
     click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
@@ -171,6 +175,72 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
                    f"{result.nondeterministic.step}: {result.nondeterministic.difference}")
         code = Exit.DOES_NOT_CONFORM
     sys.exit(code)
+
+
+@main.command("mutants")
+@click.option("--sample", "size", type=click.IntRange(min=0), default=400, show_default=True,
+              help="Mutants to run, spread over the games in proportion to their code (0: every mutant).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed gives the same sample.")
+@click.option("--game", "games", multiple=True, help="Only mutants of this game (repeatable; 'shared' too).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Mutants run at once.")
+@click.option("--out", default="mutants-out", show_default=True,
+              help="Folder for results.jsonl; a run resumes from what is there.")
+@click.option("--fresh", is_flag=True, help="Forget earlier results in --out and run every mutant again.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Seconds a mutant may take to answer one request.")
+@click.option("--min-score", type=click.FloatRange(0, 100), default=None,
+              help="Exit 1 when any game's score (percent) is below this.")
+@click.option("--list", "list_only", is_flag=True, help="List the sampled mutants; run nothing.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: str, fresh: bool, timeout: float,
+                min_score: float | None, list_only: bool, fmt: str, quiet: bool) -> None:
+    """Measure the kit's power: serve single-point mutants of the reference engines as outside builds and
+    count how many verify tells apart (killed), sees crash (broke), or misses (survived).
+
+    Exit 0 when every game reaches --min-score, 1 when one does not, 2 bad usage or a stale
+    equivalents file.
+    """
+    from .mutants import (MutantsError, game_of, load_equivalents, population, run_campaign, sample, score,
+                          score_json, score_text, stale_judgements)
+
+    everything = population()
+    known = sorted({game_of(s.file) for s in everything})
+    unknown = [g for g in games if g not in known]
+    if unknown:
+        _fail(f"unknown game {unknown[0]!r} (known: {', '.join(known)})")
+    try:
+        judgements = load_equivalents()
+    except MutantsError as exc:
+        _fail(str(exc))
+    stale = stale_judgements(judgements, everything)
+    if stale:
+        _fail("refimpl/mutants/equivalents.yaml no longer fits the code; review these entries:\n  "
+              + "\n  ".join(stale))
+    chosen = [s for s in sample(everything, size, seed) if not games or game_of(s.file) in games]
+    if list_only:
+        for s in chosen:
+            click.echo(f"{s.id}  {s.operator:9} {s.describe()}")
+        return
+
+    def progress(done: int, total: int, record: dict) -> None:
+        if not quiet:
+            click.echo(f"[{done}/{total}] {record['status']:8} {record['file']}:{record['line']} "
+                       f"{record['before']} -> {record['after']} ({record['seconds']} s)", err=True)
+
+    from pathlib import Path
+
+    records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress)
+    result = score(records, chosen, judgements)
+    header = (f"Mutants: {len(chosen)} of {len(everything)} (sample {size or 'all'}, seed {seed}); "
+              f"results in {out}/results.jsonl\n")
+    if fmt == "json":
+        click.echo(json.dumps(score_json(result), indent=2))
+    else:
+        click.echo(score_text(result, header), nl=False)
+    low = [g for g, t in result.by_game.items() if min_score is not None and t.score is not None
+           and 100 * t.score < min_score]
+    sys.exit(Exit.DOES_NOT_CONFORM if low else Exit.CONFORMS)
 
 
 @main.command("perft")

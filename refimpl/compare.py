@@ -97,3 +97,13 @@ def project(expected: Any, actual: Any) -> Any:
     if isinstance(expected, dict) and isinstance(actual, dict):
         return {k: project(v, actual.get(k, MISSING)) for k, v in expected.items()}
     return actual
+
+
+def whole_difference(expected: Any, actual: Any) -> Difference | None:
+    """The first difference between two whole values: a value that differs, a key ``actual`` lacks, or
+    a key ``actual`` has that ``expected`` does not (reported with ``<missing>`` as the expected value)."""
+    diff = first_difference(expected, actual)
+    if diff is None:
+        extra = first_difference(actual, expected)
+        diff = None if extra is None else Difference(extra.path, MISSING, extra.expected)
+    return diff

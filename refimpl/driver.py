@@ -1,8 +1,10 @@
 """Drivers: the one way scenarios and replay talk to a build. Never to engine internals.
 
-A driver starts a game, applies actions, restarts and shows the state view. ``ReferenceDriver`` runs
-the in-process engines (or any engine object with the same surface, such as a deliberately wrong
-variant); a protocol driver for outside builds has the same methods.
+A driver starts a game, applies actions, restarts, shows state views and lists legal actions. Both
+drivers speak the protocol's requests and answers (specs/protocol.md): ``ReferenceDriver`` hands them to
+the reference's protocol session in this process (``refimpl serve``'s own code, optionally with other
+engines, such as a deliberately wrong variant); ``ProtocolDriver`` (protocol.py) sends them to an outside
+build. So both answer every request the same way, refusals included.
 """
 
 from __future__ import annotations
@@ -10,25 +12,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Protocol, Union
 
-from .games import GAMES, JSON, BadSetup, Game, RuleViolation
+from .games import GAMES, JSON, Game
 
 
 @dataclass(frozen=True)
 class Rejected:
-    """The build refused an action; its state must be unchanged."""
+    """The rules refused an action (``rejected`` in the protocol); the state must be unchanged."""
+
+    code: str
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The build refused a request (``error`` in the protocol: ``bad-request``, ``unsupported``, ...)."""
 
     code: str
     message: str = ""
 
 
 # A request in a batch: ("start", game, ruleset, seed, setup) | ("apply", action) | ("restart",)
-# | ("view", observer) | ("legal",). Its outcome: a view, a Rejected, or a list of legal actions.
+# | ("view", observer) | ("legal", observer). Its outcome: a view, a Rejected, a Refused, or a list of
+# legal actions.
 Op = tuple[Any, ...]
-Outcome = Union[dict[str, JSON], Rejected, list[JSON]]
+Outcome = Union[dict[str, JSON], Rejected, Refused, list[JSON]]
 
 
 class DriverError(Exception):
-    """The driver could not do what was asked (no such game in the build, bad setup...)."""
+    """The driver could not do what was asked (no such game in the build, a refused start...)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -56,44 +67,123 @@ class Driver(Protocol):
     """What a scenario or a replay may ask of a build."""
 
     name: str
+    lists_legal: bool  # the build answers ``legal``
 
     def supports(self, game: str, ruleset: str | None) -> bool: ...  # None: the default ruleset
-    def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
-              setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]: ...
+    def start(self, game: str, ruleset: str | None = None, seed: Any = None,
+              setup: Any = None) -> dict[str, JSON]: ...
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected: ...
     def restart(self) -> dict[str, JSON]: ...
     def view(self, observer: str | None = None) -> dict[str, JSON]: ...
-    def legal_actions(self) -> list[JSON] | None: ...  # None: the build does not list them
+    def legal_actions(self, observer: str | None = None) -> list[JSON] | None: ...  # None: not listed
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]: ...  # outcomes in order; may pipeline
     def close(self) -> None: ...
 
 
-def run_op(driver: Driver, op: Op) -> Outcome:
-    """One request of a batch, through the driver's single-call methods."""
+# --- the protocol's requests and answers, for every driver ----------------------------------------
+
+def default_ruleset(game: str, ruleset: str | None) -> str | None:
+    """The ruleset a start names: the kit always sends one, the game's default when none is given."""
+    if ruleset is None and game in GAMES:
+        return GAMES[game].info.default_ruleset
+    return ruleset
+
+
+def request(op: Op) -> dict[str, JSON]:
+    """The protocol request (without its ``id``) for one op."""
     kind = op[0]
     if kind == "start":
-        return driver.start(*op[1:])
+        _, game, ruleset, seed, setup = op
+        return {"op": "start", "game": game, "ruleset": default_ruleset(game, ruleset), "seed": seed,
+                "setup": {} if setup is None else setup}
     if kind == "apply":
-        return driver.apply(op[1])
-    if kind == "restart":
-        return driver.restart()
+        return {"op": "apply", "action": op[1]}
     if kind == "view":
-        return driver.view(op[1])
+        return {"op": "state", "observer": op[1]}
     if kind == "legal":
-        return driver.legal_actions() or []
+        return {"op": "legal"} if len(op) < 2 or op[1] is None else {"op": "legal", "observer": op[1]}
+    if kind == "restart":
+        return {"op": "restart"}
     raise ValueError(f"unknown op {kind!r}")
 
 
-class ReferenceDriver:
-    """Drives engine objects in-process. ``engines`` replaces registry entries (wrong-build variants)."""
+class BadAnswer(Exception):
+    """An answer that is not what the protocol says this request gets (a broken build)."""
+
+
+def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
+    """The outcome of ``op`` from the build's answer. Raises BadAnswer for an answer of the wrong shape."""
+    if message.get("ok") is True:
+        if op[0] == "legal":
+            actions = message.get("actions")
+            if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
+                raise BadAnswer("the answer to legal has no list of actions (objects with a type)")
+            return actions
+        state = message.get("state")
+        if not isinstance(state, dict) or "game" not in state or "ruleset" not in state:
+            raise BadAnswer(f"the answer to {request(op)['op']} has no state object")
+        return state
+    if isinstance(message.get("rejected"), dict):
+        rej = message["rejected"]
+        if op[0] != "apply":
+            raise BadAnswer(f"{request(op)['op']} answered with a rejection; only apply is rejected")
+        return Rejected(str(rej.get("code")), str(rej.get("message", "")))
+    error = message.get("error")
+    if not isinstance(error, dict):
+        raise BadAnswer("an answer with ok false holds neither rejected nor error")
+    return Refused(str(error.get("code")), str(error.get("message", "")))
+
+
+def expect_state(outcome_: Outcome, what: str) -> dict[str, JSON] | Rejected:
+    """A single call's view (or rejection). Raises DriverError when the build refused the request."""
+    if isinstance(outcome_, Refused):
+        raise DriverError(outcome_.code, f"{what} refused: {outcome_.message}")
+    return outcome_  # type: ignore[return-value]
+
+
+class CallsByBatch:
+    """The single-call methods of a Driver, written once on top of ``batch``."""
+
+    lists_legal = True
+
+    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+        raise NotImplementedError
+
+    def _one(self, op: Op) -> Outcome:
+        return next(iter(self.batch([op])))
+
+    def start(self, game: str, ruleset: str | None = None, seed: Any = None,
+              setup: Any = None) -> dict[str, JSON]:
+        return expect_state(self._one(("start", game, ruleset, seed, setup)), f"start {game}")  # type: ignore
+
+    def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
+        return expect_state(self._one(("apply", action)), "apply")
+
+    def restart(self) -> dict[str, JSON]:
+        return expect_state(self._one(("restart",)), "restart")  # type: ignore[return-value]
+
+    def view(self, observer: str | None = None) -> dict[str, JSON]:
+        return expect_state(self._one(("view", observer)), "state")  # type: ignore[return-value]
+
+    def legal_actions(self, observer: str | None = None) -> list[JSON] | None:
+        if not self.lists_legal:
+            return None
+        answer = self._one(("legal", observer))
+        if isinstance(answer, Refused):
+            raise DriverError(answer.code, f"legal refused: {answer.message}")
+        return answer  # type: ignore[return-value]
+
+
+class ReferenceDriver(CallsByBatch):
+    """The reference in this process: ``refimpl serve``'s protocol session without the pipes.
+    ``engines`` replaces registry entries (the deliberately wrong variants use it)."""
 
     def __init__(self, engines: Mapping[str, Game[Any, Any]] | None = None, name: str = "reference") -> None:
+        from .serve import Session
+
         self.engines: dict[str, Game[Any, Any]] = {**GAMES, **(engines or {})}
         self.name = name
-        self.lists_legal = True
-        self._game: Game[Any, Any] | None = None
-        self._state: Any = None
-        self._started: tuple[Any, ...] = ()  # what start was given, for restart
+        self.session = Session(self.engines, name)
 
     def supports(self, game: str, ruleset: str | None) -> bool:
         if game not in self.engines:
@@ -101,50 +191,13 @@ class ReferenceDriver:
         info = self.engines[game].info
         return (info.default_ruleset if ruleset is None else ruleset) in info.rulesets
 
-    def _current(self) -> Game[Any, Any]:
-        if self._game is None:
-            raise DriverError("no-game", "no game has been started")
-        return self._game
-
-    def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
-              setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
-        if game not in self.engines:
-            raise DriverError("unknown-game", f"no game {game!r}")
-        engine = self.engines[game]
-        try:
-            self._state = engine.new_state(ruleset, seed, setup)
-        except BadSetup as exc:
-            raise DriverError(exc.code, exc.message) from None
-        self._game, self._started = engine, (ruleset, seed, setup)
-        return engine.view(self._state)
-
-    def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
-        engine = self._current()
-        try:
-            self._state = engine.apply(self._state, engine.parse_action(action))
-        except RuleViolation as exc:
-            return Rejected(exc.code, exc.message)
-        return engine.view(self._state)
-
-    def restart(self) -> dict[str, JSON]:
-        """The game as ``start`` made it: same ruleset, seed and set-up."""
-        engine = self._current()
-        self._state = engine.new_state(*self._started)
-        return engine.view(self._state)
-
-    def view(self, observer: str | None = None) -> dict[str, JSON]:
-        return self._current().view(self._state, observer)
-
-    def legal_actions(self) -> list[JSON] | None:
-        engine = self._current()
-        return [engine.action_json(a) for a in engine.legal_actions(self._state)]
-
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
         for op in ops:
-            yield run_op(self, op)
+            yield outcome(op, self.session.handle(request(op)))
 
     def close(self) -> None:
-        self._game = self._state = None
+        self.session.game = self.session.state = None
 
 
-__all__ = ["BuildBroke", "Driver", "DriverError", "Op", "Outcome", "ReferenceDriver", "Rejected", "run_op"]
+__all__ = ["BadAnswer", "BuildBroke", "CallsByBatch", "Driver", "DriverError", "Op", "Outcome",
+           "ReferenceDriver", "Refused", "Rejected", "default_ruleset", "outcome", "request"]

@@ -22,8 +22,9 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
 
-from .driver import BuildBroke, DriverError, Op, Outcome, Rejected
-from .games import GAMES, JSON
+from .driver import (BadAnswer, BuildBroke, CallsByBatch, DriverError, Op, Outcome, default_ruleset, outcome,
+                     request)
+from .games import JSON
 
 from . import PROTOCOL_VERSION
 MAX_LINE = 1 << 20  # bytes in one response line
@@ -61,6 +62,7 @@ class BuildProcess:
         self._stderr_partial = b""
         self._out_eof = self._err_eof = self._in_closed = False
         self.broken = False
+        self._closed = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ, "out")
         self._selector.register(self._err, selectors.EVENT_READ, "err")
@@ -196,7 +198,11 @@ class BuildProcess:
         return message
 
     def close(self, quit_id: int | None = None) -> None:
-        """Ask the build to quit (when it is still in step), then kill its whole process group."""
+        """Ask the build to quit (when it is still in step), then kill its whole process group. Closing
+        twice does nothing more."""
+        if self._closed:
+            return
+        self._closed = True
         if quit_id is not None and self.proc.poll() is None and not self.broken:
             self.send({"id": quit_id, "op": "quit"})
             deadline = time.monotonic() + 2
@@ -283,7 +289,7 @@ def _clip(line: bytes | bytearray, size: int = 120) -> str:
     return repr(text if len(text) <= size else text[:size] + "…")
 
 
-class ProtocolDriver:
+class ProtocolDriver(CallsByBatch):
     """A Driver for an outside build: one process, spoken to over the protocol.
 
     Raises BuildBroke when the build misbehaves (from any method) and DriverError for a game or
@@ -315,7 +321,6 @@ class ProtocolDriver:
         self.games: dict[str, list[str]] = hello["games"]
         self.capabilities: set[str] = set(hello["capabilities"])
         self.lists_legal = "legal" in self.capabilities
-        self._game: str | None = None
 
     # --- plumbing ------------------------------------------------------------------------------
     def _request(self, body: Mapping[str, JSON]) -> int:
@@ -328,50 +333,19 @@ class ProtocolDriver:
         return self.process.receive(self._request(body))
 
     def _body(self, op: Op) -> dict[str, JSON]:
-        kind = op[0]
-        if kind == "start":
-            _, game, ruleset, seed, setup = op
-            if ruleset is None and game in GAMES:
-                ruleset = GAMES[game].info.default_ruleset
-            if not self.supports(game, ruleset):
-                raise DriverError("unsupported", f"{self.name} does not declare {game} {ruleset}")
-            self._game = game
-            return {"op": "start", "game": game, "ruleset": ruleset, "seed": seed, "setup": dict(setup or {})}
-        if kind == "apply":
-            return {"op": "apply", "action": op[1]}
-        if kind == "view":
-            return {"op": "state", "observer": op[1]}
-        if kind == "legal":
-            return {"op": "legal"}
-        if kind == "restart":
-            return {"op": "restart"}
-        raise ValueError(f"unknown op {kind!r}")
+        if op[0] == "start" and not self.supports(op[1], op[2]):
+            raise DriverError("unsupported", f"{self.name} does not declare {op[1]} {default_ruleset(op[1], op[2])}")
+        return request(op)
 
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
-        if message["ok"]:
-            if op[0] == "legal":
-                actions = message.get("actions")
-                if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
-                    raise self.process._broke("bad-response", "answer to legal has no list of actions")
-                return actions
-            state = message.get("state")
-            if not isinstance(state, dict) or "game" not in state or "ruleset" not in state:
-                raise self.process._broke("bad-response", f"answer to {op[0]} has no state object")
-            return state
-        if "rejected" in message and op[0] == "apply":
-            rej = message["rejected"]
-            return Rejected(str(rej["code"]), str(rej.get("message", "")))
-        error = message.get("error") or message.get("rejected") or {}
-        if op[0] == "start" and error.get("code") == "unsupported":
-            raise DriverError("unsupported", str(error.get("message", "")))
-        raise self.process._broke("bad-response", f"{op[0]} answered with error {error.get('code')!r}: "
-                                  f"{error.get('message', '')}")
+        try:
+            return outcome(op, message)
+        except BadAnswer as exc:
+            raise self.process._broke("bad-response", str(exc)) from None
 
     # --- the Driver surface ---------------------------------------------------------------------
     def supports(self, game: str, ruleset: str | None) -> bool:
-        if ruleset is None and game in GAMES:
-            ruleset = GAMES[game].info.default_ruleset
-        return ruleset in self.games.get(game, [])
+        return default_ruleset(game, ruleset) in self.games.get(game, [])
 
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
         """Send every request first (when pipelining), then yield the outcomes in order.
@@ -394,27 +368,6 @@ class ProtocolDriver:
             for _, rid in sent[done:]:
                 self.process.receive(rid)
             raise
-
-    def _one(self, op: Op) -> Outcome:
-        return self._outcome(op, self._call(self._body(op)))
-
-    def start(self, game: str, ruleset: str | None = None, seed: int | None = None,
-              setup: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
-        return self._one(("start", game, ruleset, seed, setup))  # type: ignore[return-value]
-
-    def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
-        return self._one(("apply", action))  # type: ignore[return-value]
-
-    def restart(self) -> dict[str, JSON]:
-        return self._one(("restart",))  # type: ignore[return-value]
-
-    def view(self, observer: str | None = None) -> dict[str, JSON]:
-        return self._one(("view", observer))  # type: ignore[return-value]
-
-    def legal_actions(self) -> list[JSON] | None:
-        if "legal" not in self.capabilities:
-            return None
-        return self._one(("legal",))  # type: ignore[return-value]
 
     @property
     def alive(self) -> bool:

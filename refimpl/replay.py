@@ -1,7 +1,12 @@
 """Replay traces through a driver and record, step by step, what was expected and what happened.
 
-Each trace stops at its first mismatch. The runner knows nothing of engines: it only talks to a
-driver, so the same replay checks the reference and an outside build.
+Each trace stops at its first mismatch. The runner knows nothing of engines: it only talks to drivers.
+A trace's own expectations (a partial view, a rejection code, a refused start, views by observer, legal
+actions) are checked first. With an *oracle* (a second driver, normally the reference in this process)
+every step is also judged whole: the build must answer each request exactly as the oracle does (the
+full state view, each player's view in games with hidden information, the rejection code, the
+legal-action lists as sets, each player's list too), so a trace checks everything a build shows at
+every position it passes, not only the fields its author wrote down.
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator
 
-from .compare import Difference, first_difference, project
-from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Rejected
-from .games import JSON
+from .compare import Difference, first_difference, project, whole_difference
+from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected
+from .games import GAMES, JSON
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
@@ -27,6 +32,7 @@ class StepResult:
     expected: Any
     answer: Any  # what the build answered: its full view, or {"rejected": code}
     difference: Difference | None = None
+    by_reference: bool = False  # the difference is from the oracle's answer, not the trace's own words
 
     @property
     def ok(self) -> bool:
@@ -41,6 +47,12 @@ class StepResult:
         """The part of the answer the expectation speaks about (worked out only when reported)."""
         return project(self.expected, self.answer)
 
+    def describe(self) -> str:
+        """The difference, saying where the expected value comes from."""
+        if self.difference is None:
+            return ""
+        return f"{self.difference} (the reference's answer)" if self.by_reference else str(self.difference)
+
 
 @dataclass(frozen=True)
 class TraceResult:
@@ -54,98 +66,215 @@ class TraceResult:
         return next((s for s in self.steps if not s.ok), None)
 
 
-def _check_step(step: Step, outcome: dict[str, JSON] | Rejected) -> StepResult:
-    """Compare one step's outcome with the trace: a rejection code, or a partial view."""
-    if step.reject is not None:
-        expected = {"rejected": step.reject}
-        if not isinstance(outcome, Rejected):
-            return StepResult(step.number, step.line, step, expected, {"rejected": None},
-                              Difference("rejected", step.reject, None))
-        actual = {"rejected": outcome.code}
-        return StepResult(step.number, step.line, step, expected, actual, first_difference(expected, actual))
-    if isinstance(outcome, Rejected):
-        return StepResult(step.number, step.line, step, step.expect, {"rejected": outcome.code},
-                          Difference("rejected", None, f"{outcome.code}: {outcome.message}"))
-    expected = step.expect or {}
-    return StepResult(step.number, step.line, step, expected, outcome, first_difference(expected, outcome))
+@dataclass(frozen=True)
+class Probe:
+    """One request of a trace's plan: what it asks and what it is for."""
+
+    op: Op
+    kind: str  # step (the step's own request, or the game's start) | view | legal | unchanged
+    step: Step | None  # the step it belongs to; None: the start of the game
+    observer: str | None = None
 
 
-def _ops(trace: Trace, legal: bool = False) -> list[Op]:
-    """The requests of a whole trace, so a driver can send them ahead of reading the answers.
-    ``legal``: the driver lists legal actions, so steps that expect a list get one asked for."""
-    ops: list[Op] = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
+def _step_op(trace: Trace, step: Step) -> Op:
+    if step.is_restart:
+        return ("restart",)
+    if step.start is not None:
+        s = step.start
+        return ("start", trace.game, s.get("ruleset"), s.get("seed"), s.get("setup", {}))
+    return ("apply", step.action)
+
+
+def _refused(outcome: Outcome) -> bool:
+    return isinstance(outcome, (Rejected, Refused))
+
+
+def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None) -> tuple[list[Probe], list[Outcome]]:
+    """The requests that replay ``trace`` and check it, and (with an oracle) the oracle's answer to each.
+
+    Without an oracle: each step's request, the views and legal list the step asks about, and a state
+    request after an expected refusal (nothing may change). With one: after every accepted request,
+    every player's view (games with hidden information) and the legal lists (the referee's and, with
+    hidden information, each player's) when the build lists legal actions.
+    """
+    info = GAMES[trace.game].info if trace.game in GAMES else None
+    players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
+    probes: list[Probe] = []
+    answers: list[Outcome] = []
+
+    def add(probe: Probe) -> Outcome | None:
+        probes.append(probe)
+        if oracle is None:
+            return None
+        answers.append(next(iter(oracle.batch([probe.op]))))
+        return answers[-1]
+
+    def looks(step: Step | None, refused: bool) -> None:
+        named = list(step.views or {}) if step is not None else []
+        for observer in named + ([p for p in players if p not in named] if not refused else []):
+            add(Probe(("view", observer), "view", step, observer))
+        wants_legal = step is not None and step.legal is not None
+        if lists_legal and not refused and (wants_legal or oracle is not None):
+            add(Probe(("legal", None), "legal", step))
+            for player in players:
+                add(Probe(("legal", player), "legal", step, player))
+        if refused:
+            add(Probe(("view", None), "unchanged", step))
+
+    start = add(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
+    looks(None, start is not None and _refused(start))
     for step in trace.steps:
-        ops.append(("restart",) if step.is_restart else ("apply", step.action))
-        ops += [("view", observer) for observer in step.views or {}]
-        if legal and step.legal is not None:
-            ops.append(("legal",))
-        if step.reject is not None:
-            ops.append(("view", None))  # a rejection must leave the state exactly as it was
-    return ops
+        answer = add(Probe(_step_op(trace, step), "step", step))
+        looks(step, step.reject is not None or step.error is not None or (answer is not None and _refused(answer)))
+    return probes, answers
 
 
-def _check(trace: Trace, outcomes: Iterator[Outcome], legal: bool = False) -> TraceResult:
-    """Judge one trace on its outcomes; consumes exactly ``len(_ops(trace, legal))`` of them."""
+# --- judging ---------------------------------------------------------------------------------------
+
+def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") -> Difference | None:
+    """Legal actions compared as sets; the difference names what is missing and what is extra."""
+    if not isinstance(listed, list):
+        return Difference(path, "a list of actions", _show_outcome(listed))
+    key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
+    ours, theirs = {key(a) for a in expected}, {key(a) for a in listed}
+    if ours == theirs:
+        return None
+    return Difference(path, {"missing": sorted(ours - theirs)}, {"extra": sorted(theirs - ours)})
+
+
+def _show_outcome(outcome: Any) -> Any:
+    if isinstance(outcome, Rejected):
+        return {"rejected": outcome.code}
+    if isinstance(outcome, Refused):
+        return {"error": outcome.code}
+    return outcome
+
+
+def _brief(outcome: Outcome) -> Any:
+    """An outcome in a word, where a code was due: None for an accepted request."""
+    if isinstance(outcome, Rejected):
+        return f"rejected {outcome.code}"
+    if isinstance(outcome, Refused):
+        return f"error {outcome.code}"
+    return None
+
+
+def outcome_difference(expected: Outcome, actual: Outcome, prefix: str = "") -> Difference | None:
+    """The first way ``actual`` differs from ``expected`` as a whole answer: a view compared whole (a key
+    missing or extra is a difference), a rejection or refusal by its code, a legal list as a set."""
+    if isinstance(expected, Rejected) or isinstance(actual, Rejected):
+        e = expected.code if isinstance(expected, Rejected) else None
+        a = actual.code if isinstance(actual, Rejected) else _show_outcome(actual)
+        return None if e == a else Difference(prefix + "rejected", e, a)
+    if isinstance(expected, Refused) or isinstance(actual, Refused):
+        e = expected.code if isinstance(expected, Refused) else None
+        a = actual.code if isinstance(actual, Refused) else _show_outcome(actual)
+        return None if e == a else Difference(prefix + "error", e, a)
+    if isinstance(expected, list):
+        return _legal_difference(expected, actual, prefix.rstrip(".") or "legal")
+    diff = whole_difference(expected, actual)
+    return None if diff is None else Difference(prefix + diff.path, diff.expected, diff.actual)
+
+
+def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -> tuple[Any, Difference | None]:
+    """(what the trace expects, the first difference) for one probe, by the trace's own words."""
+    step = probe.step
+    if probe.kind == "unchanged":
+        if isinstance(outcome, (Rejected, Refused)):
+            return before, Difference("unchanged-after-rejection", "the state", _show_outcome(outcome))
+        diff = whole_difference(before, outcome)
+        return before, None if diff is None else Difference(f"unchanged-after-rejection.{diff.path}",
+                                                            diff.expected, diff.actual)
+    if probe.kind == "view":
+        expected = (step.views or {}).get(probe.observer) if step is not None else None
+        if expected is None:
+            return None, None
+        diff = first_difference(expected, outcome) if not _refused(outcome) else \
+            Difference("state", expected, _show_outcome(outcome))
+        return expected, None if diff is None else Difference(f"view[{probe.observer}].{diff.path}",
+                                                              diff.expected, diff.actual)
+    if probe.kind == "legal":
+        if step is None or step.legal is None or probe.observer is not None:
+            return None, None
+        return step.legal, _legal_difference(step.legal, outcome)
+    # the step's own request (or the start of the game)
+    if step is None:
+        expected = trace.start
+        if isinstance(outcome, (Rejected, Refused)):
+            return expected, Difference("start", expected or "a state", _show_outcome(outcome))
+        return expected, None if expected is None else first_difference(expected, outcome)
+    if step.reject is not None:
+        actual = outcome.code if isinstance(outcome, Rejected) else _brief(outcome)
+        return {"rejected": step.reject}, None if actual == step.reject else Difference("rejected", step.reject, actual)
+    if step.error is not None:
+        actual = outcome.code if isinstance(outcome, Refused) else _brief(outcome)
+        return {"error": step.error}, None if actual == step.error else Difference("error", step.error, actual)
+    expected = step.expect or {}
+    if isinstance(outcome, Rejected):
+        return expected, Difference("rejected", None, f"{outcome.code}: {outcome.message}")
+    if isinstance(outcome, Refused):
+        return expected, Difference("error", None, f"{outcome.code}: {outcome.message}")
+    return expected, first_difference(expected, outcome)
+
+
+def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
+           oracle: list[Outcome] | None = None) -> TraceResult:
+    """Judge one trace on its outcomes; consumes exactly ``len(probes)`` of them."""
     results: list[StepResult] = []
-    pending = len(_ops(trace, legal))
+    taken = 0
     where = "the start"
+    before: Any = None  # the build's latest accepted full view
+    current: StepResult | None = None
 
-    def take() -> Outcome:
-        nonlocal pending
-        pending -= 1
-        return next(outcomes)
-
-    def stop(status: str) -> TraceResult:
-        for _ in range(pending):  # answers still due for this trace (sent ahead): read, not judged
-            next(outcomes)
-        return TraceResult(trace, status, tuple(results))
+    def finish(result: StepResult | None) -> bool:
+        """Record a step's result; True when it failed (the trace stops)."""
+        if result is None:
+            return False
+        if not result.ok:
+            step = result.step
+            line = step.line_of(result.difference.path) if step is not None and not result.by_reference else \
+                (step.line if step is not None else None)
+            results.append(replace(result, line=line))
+            return True
+        results.append(result)
+        return False
 
     try:
-        view = take()
-        if trace.start is not None:
-            results.append(StepResult(0, None, None, trace.start, view, first_difference(trace.start, view)))
-            if not results[-1].ok:
-                return stop(MISMATCH)
-        for step in trace.steps:
-            where = f"step {step.number} (line {step.line})"
-            outcome = take()
-            result = _check_step(step, outcome)
-            for observer, expected in (step.views or {}).items():
-                seen = take()
-                diff = first_difference(expected, seen) if result.ok else None
-                if diff is not None:
-                    result = replace(result, difference=Difference(f"view[{observer}].{diff.path}",
-                                                                   diff.expected, diff.actual))
-            if legal and step.legal is not None:
-                listed = take()
-                diff = _legal_difference(step.legal, listed) if result.ok else None
-                if diff is not None:
-                    result = replace(result, difference=diff)
-            if step.reject is not None:
-                after = take()
-                diff = first_difference(view, after) if result.ok else None
-                if diff is not None:
-                    result = replace(result, difference=Difference(
-                        f"unchanged-after-rejection.{diff.path}", diff.expected, diff.actual))
-            if not result.ok:
-                results.append(replace(result, line=step.line_of(result.difference.path)))
-                return stop(MISMATCH)
-            results.append(result)
-            if not isinstance(outcome, Rejected):
-                view = outcome  # type: ignore[assignment]
+        for i, probe in enumerate(probes):
+            if probe.kind == "step":
+                if finish(current):
+                    break
+                step = probe.step
+                where = "the start" if step is None else f"step {step.number} (line {step.line})"
+            outcome = next(outcomes)
+            taken += 1
+            expected, diff = _own_difference(probe, outcome, before, trace)
+            by_reference = False
+            if diff is None and oracle is not None and probe.kind != "unchanged":
+                prefix = {"view": f"view[{probe.observer}].", "legal": f"legal[{probe.observer}]." if probe.observer
+                          else "legal."}.get(probe.kind, "")
+                diff = outcome_difference(oracle[i], outcome, prefix)
+                by_reference = diff is not None
+            if probe.kind == "step":
+                step = probe.step
+                if step is not None or trace.start is not None or oracle is not None:
+                    current = StepResult(0 if step is None else step.number, None if step is None else step.line,
+                                         step, expected, _show_outcome(outcome), diff, by_reference)
+                if not _refused(outcome):
+                    before = outcome
+            elif diff is not None and current is not None and current.ok:
+                current = replace(current, difference=diff, by_reference=by_reference)
+        else:
+            finish(current)
     except BuildBroke as exc:
         exc.where = f"{trace.path} {where}"
         raise
-    return TraceResult(trace, CONFORMS, tuple(results))
-
-
-def _legal_difference(expected: list[JSON], listed: Any) -> Difference | None:
-    """Legal actions compared as sets; the difference names what is missing and what is extra."""
-    key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
-    ours, theirs = {key(a) for a in expected}, {key(a) for a in listed or []}
-    if ours == theirs:
-        return None
-    return Difference("legal", {"missing": sorted(ours - theirs)}, {"extra": sorted(theirs - ours)})
+    for _ in range(len(probes) - taken):  # answers still due for this trace (sent ahead): read, not judged
+        next(outcomes)
+    failed = any(not r.ok for r in results)
+    if results and results[0].number == 0 and trace.start is None and results[0].ok:
+        results = results[1:]  # the start is shown only when something was expected of it
+    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results))
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
@@ -154,36 +283,36 @@ def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
     return TraceResult(trace, NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
 
 
-def replay(trace: Trace, driver: Driver, ruleset: str | None = None) -> TraceResult:
-    """Run ``trace`` (optionally under another ruleset) through ``driver`` until its first mismatch.
+def replay(trace: Trace, driver: Driver, ruleset: str | None = None, oracle: Driver | None = None) -> TraceResult:
+    """Run ``trace`` (optionally under another ruleset) through ``driver`` until its first mismatch,
+    judging every answer against ``oracle`` too when one is given.
 
     Raises DriverError when the driver cannot start the game, and BuildBroke (with ``where`` naming
     the trace and step) when the build crashes, hangs or breaks the protocol.
     """
-    if ruleset is not None and ruleset != trace.ruleset:
-        trace = replace(trace, ruleset=ruleset)
-    skipped = _not_run(trace, driver)
-    if skipped is not None:
-        return skipped
-    legal = getattr(driver, "lists_legal", False)
-    with closing(driver.batch(_ops(trace, legal))) as outcomes:
-        return _check(trace, outcomes, legal)
+    return next(replay_all([trace], driver, ruleset, oracle))
 
 
-def replay_all(traces: Iterable[Trace], driver: Driver) -> Iterator[TraceResult]:
+def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = None,
+               oracle: Driver | None = None) -> Iterator[TraceResult]:
     """Replay many traces with every request sent ahead (one batch), yielding a result per trace.
 
     Requests of a trace after its first mismatch are still answered by the build but not judged.
     Raises what ``replay`` raises; results already yielded stand.
     """
-    traces = list(traces)
-    legal = getattr(driver, "lists_legal", False)
-    runnable = [t for t in traces if _not_run(t, driver) is None]
-    ops = [op for t in runnable for op in _ops(t, legal)]
+    traces = [t if ruleset is None or ruleset == t.ruleset else replace(t, ruleset=ruleset) for t in traces]
+    lists_legal = getattr(driver, "lists_legal", False)
+    plans = {id(t): plan(t, lists_legal, oracle) for t in traces if _not_run(t, driver) is None}
+    ops = [p.op for t in traces if id(t) in plans for p in plans[id(t)][0]]
     with closing(driver.batch(ops)) as outcomes:
         for trace in traces:
             skipped = _not_run(trace, driver)
-            yield skipped if skipped is not None else _check(trace, outcomes, legal)
+            if skipped is not None:
+                yield skipped
+                continue
+            probes, answers = plans[id(trace)]
+            yield _check(trace, probes, outcomes, answers if oracle is not None else None)
 
 
-__all__ = ["replay", "replay_all", "TraceResult", "StepResult", "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]
+__all__ = ["replay", "replay_all", "plan", "outcome_difference", "TraceResult", "StepResult", "Probe",
+           "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

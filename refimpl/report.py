@@ -113,7 +113,7 @@ def ledger(result: TraceResult) -> str:
         lines.append(f"  CONFORMS ({len(result.steps)} checks)")
     else:
         where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
-        lines.append(f"  MISMATCH at {where}: {fail.difference}")
+        lines.append(f"  MISMATCH at {where}: {fail.describe()}")
     return "\n".join(lines) + "\n"
 
 

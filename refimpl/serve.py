@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, TextIO
 from .games import GAMES, Game, RuleViolation
 from . import PROTOCOL_VERSION
 
+MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
 Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
 
 
@@ -43,14 +44,22 @@ class Session:
                 "capabilities": ["legal"]}
 
     def start(self, req: dict[str, Any]) -> dict[str, Any]:
-        name = _field(req, "game")
+        """Start a game. The order of refusals is the protocol's: the form of each field (bad-request),
+        then the game and ruleset (unsupported), then a seed or set-up the game cannot use (bad-request).
+        A refused start leaves the game in progress as it was."""
+        name, ruleset, seed, setup = (_field(req, k) for k in ("game", "ruleset", "seed", "setup"))
+        if type(name) is not str or not (ruleset is None or type(ruleset) is str):
+            raise RequestError("bad-request", "game is a name and ruleset a name or null")
+        if seed is not None and not (type(seed) is int and 0 <= seed <= MAX_SEED):
+            raise RequestError("bad-request", f"seed is null or an integer from 0 to 2^53 - 1, got {seed!r}")
+        if type(setup) is not dict:
+            raise RequestError("bad-request", f"setup is an object, got {setup!r}")
         if name not in self.engines:
             raise RequestError("unsupported", f"no game {name!r}")
         engine = self.engines[name]
-        ruleset = req.get("ruleset")
         if ruleset is not None and ruleset not in engine.info.rulesets:
             raise RequestError("unsupported", f"no ruleset {ruleset!r} for {name}")
-        started = (ruleset, req.get("seed"), req.get("setup") or {})
+        started = (ruleset, seed, setup)
         try:
             self.state = engine.new_state(*started)
         except RuleViolation as exc:
@@ -74,7 +83,11 @@ class Session:
 
     def legal(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
-        return {"actions": [engine.action_json(a) for a in engine.legal_actions(self.state)]}
+        try:
+            actions = engine.legal_actions(self.state, req.get("observer"))
+        except RuleViolation as exc:
+            raise RequestError("bad-request", exc.message) from None
+        return {"actions": [engine.action_json(a) for a in actions]}
 
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
@@ -92,10 +105,14 @@ class Session:
         """The response to one request line (never raises)."""
         try:
             req = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return _error(None, "bad-request", "not JSON")
         if not isinstance(req, dict):
             return _error(None, "bad-request", "a request is a JSON object")
+        return self.handle(req)
+
+    def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The response to one request (never raises)."""
         rid = req.get("id")
         handler = self.OPS.get(req.get("op"))  # type: ignore[arg-type]
         if handler is None:

@@ -34,13 +34,17 @@ class TraceError(Exception):
 
 @dataclass(frozen=True)
 class Step:
-    """One step: an action (or a restart), then the expected partial view or rejection code."""
+    """One step: an action, a restart or a new start; then the expected partial view, rejection code
+    (an action) or protocol error code (a start)."""
 
     number: int  # 1-based, as reports count
     line: int
-    action: JSON | None  # None for a restart
+    action: JSON | None  # any JSON value for an action step (garbage included); None for a restart or start
     expect: Mapping[str, JSON] | None = None
     reject: str | None = None
+    error: str | None = None  # a start the build must refuse with this protocol error code
+    start: Mapping[str, JSON] | None = None  # the start fields of a start step
+    kind: str = "action"  # action | restart | start
     note: str | None = None
     views: Mapping[str, Mapping[str, JSON]] | None = None  # partial views by observer
     legal: list[JSON] | None = None  # the legal actions expected after the step, as a set
@@ -56,12 +60,16 @@ class Step:
 
     @property
     def is_restart(self) -> bool:
-        return self.action is None
+        return self.kind == "restart"
 
     def label(self) -> str:
-        """A short human form of the action, for ledgers."""
-        if self.action is None:
+        """A short human form of the step's request, for ledgers."""
+        if self.kind == "restart":
             return "restart"
+        if self.kind == "start":
+            return " ".join(["start"] + flatten(dict(self.start or {})))
+        if not isinstance(self.action, dict):
+            return json.dumps(self.action)
         rest = {k: v for k, v in self.action.items() if k != "type"}
         return " ".join([str(self.action.get("type", "?"))] + flatten(rest))
 
@@ -141,8 +149,9 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
     steps = []
     for i, raw in enumerate(data["steps"]):
         line = lines[("steps", i)]
+        kind = "restart" if "restart" in raw else "start" if "start" in raw else "action"
         action = raw.get("action")
-        if action is not None and "reject" not in raw:
+        if kind == "action" and "reject" not in raw:
             # A step that expects success must name a real action of the game; a step that expects a
             # rejection may hold anything, so traces can check that builds refuse garbage.
             try:
@@ -150,13 +159,15 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
             except RuleViolation as exc:
                 raise TraceError(path, lines.get(("steps", i, "action"), line),
                                  f"step {i + 1}: not a {game.info.title} action: {exc.message}") from None
-        if "reject" in raw:
-            field_lines = {"rejected": lines[("steps", i, "reject")]}
+        if "reject" in raw or "error" in raw:
+            key = "reject" if "reject" in raw else "error"
+            field_lines = {"rejected" if key == "reject" else "error": lines[("steps", i, key)]}
         else:
             field_lines = {_dotted(p[3:]): n for p, n in lines.items()
                            if p[:3] == ("steps", i, "expect") and len(p) > 3}
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
                           reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
+                          error=raw.get("error"), start=raw.get("start"), kind=kind,
                           field_lines=field_lines))
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),

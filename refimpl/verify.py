@@ -18,10 +18,10 @@ from typing import Any
 import yaml
 
 from .compare import first_difference
-from .driver import BuildBroke
+from .driver import BuildBroke, ReferenceDriver
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, replay_all
+from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
 from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Report
 from .trace import Trace, TraceError, find_traces, load_trace
 
@@ -104,14 +104,16 @@ def _trace_check(trace: Trace, result: TraceResult) -> Check:
     fail = result.failure
     assert fail is not None and fail.difference is not None
     where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
-    return Check("trace", trace.game, name, trace.rules, FAILED, f"{trace.path} {where}: {fail.difference}",
+    return Check("trace", trace.game, name, trace.rules, FAILED, f"{trace.path} {where}: {fail.describe()}",
                  trace.ruleset)
 
 
 def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool,
-               report: Report) -> None:
+               report: Report, fail_fast: bool = False, oracle: bool = True) -> None:
     """Replay ``traces`` against the build (all requests sent ahead when pipelining), starting the
-    build again after it breaks."""
+    build again after it breaks; with ``oracle``, every answer is also judged against the reference's.
+    ``fail_fast``: stop at the first trace that fails or breaks."""
+    reference = ReferenceDriver() if oracle else None
     remaining = list(traces)
     while remaining:
         try:
@@ -124,19 +126,26 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
             exc.where = f"{trace.path} (starting the build again)"
             report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
                                        BROKE, str(exc), trace.ruleset, exc.stderr_tail))
+            if fail_fast:
+                return
             continue
         report.build = f"{driver.name} {driver.version}".strip()
         try:
-            for result in replay_all(remaining, driver):
+            for result in replay_all(remaining, driver, oracle=reference):
                 report.checks.append(_trace_check(result.trace, result))
                 remaining.pop(0)
+                if fail_fast and report.checks[-1].status == FAILED:
+                    return
         except BuildBroke as exc:
             trace = remaining.pop(0)
             report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,
                                        BROKE, str(exc), trace.ruleset, exc.stderr_tail))
             driver.process.close()
+            if fail_fast:
+                return
             continue
-        driver.close()
+        finally:
+            driver.close()
 
 
 def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None, depth: int, timeout: float,
@@ -172,14 +181,12 @@ def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None,
 
 def run_twice(command: str, traces: list[Trace], timeout: float, report: Report) -> None:
     """Send every trace's requests twice to a fresh build and report any answer that differs."""
-    from .replay import _ops
-
     answers = []
     for _ in range(2):
         driver = ProtocolDriver(command, timeout)
         runnable = [t for t in traces if driver.supports(t.game, t.ruleset)]
         try:
-            answers.append([list(driver.batch(_ops(t))) for t in runnable])
+            answers.append([list(driver.batch([p.op for p in plan(t, driver.lists_legal)[0]])) for t in runnable])
         finally:
             driver.close()
     for trace, first, second in zip(runnable, *answers):
@@ -196,7 +203,7 @@ def run_twice(command: str, traces: list[Trace], timeout: float, report: Report)
 
 
 def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
-                  rulesets: list[str] | None, keyword: str | None) -> list[Check]:
+                  rulesets: list[str] | None, keyword: str | None, fail_fast: bool = False) -> list[Check]:
     """Run the Gherkin features under pytest against the build; one Check per scenario (example)."""
     with tempfile.TemporaryDirectory(prefix="refimpl-verify-") as tmp:
         out = Path(tmp) / "scenarios.json"
@@ -208,6 +215,8 @@ def run_scenarios(command: str, features: Path, timeout: float, games: list[str]
             args += ["--kit-rulesets", ",".join(rulesets)]
         if keyword:
             args += ["-k", keyword]
+        if fail_fast:
+            args.append("-x")
         proc = subprocess.run(args, cwd=KIT_ROOT, capture_output=True, text=True, check=False)
         if proc.returncode not in (0, 1, 5) or not out.exists():
             tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
@@ -225,8 +234,10 @@ def run_scenarios(command: str, features: Path, timeout: float, games: list[str]
 def verify(command: str, *, traces: list[str] | None = None, features: str | None = None,
            games: list[str] | None = None, rulesets: list[str] | None = None, keyword: str | None = None,
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
-           pipeline: bool = True, perft_depth: int = 0, twice: bool = False) -> Report:
-    """Check the build started by ``command``. Raises TraceError or VerifyError for bad input."""
+           pipeline: bool = True, perft_depth: int = 0, twice: bool = False, fail_fast: bool = False,
+           oracle: bool = True) -> Report:
+    """Check the build started by ``command``; ``fail_fast`` stops at the first check that fails or
+    breaks. Raises TraceError or VerifyError for bad input."""
     unknown = [g for g in games or [] if g not in GAMES]
     if unknown:
         raise VerifyError(f"unknown game {unknown[0]!r} (known: {', '.join(sorted(GAMES))})")
@@ -240,14 +251,18 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
             continue
         selected.append(trace)
     report = Report(command)
-    run_traces(command, selected, timeout, pipeline, report)
-    if report.broke_at_start is None and twice:
+
+    def go_on() -> bool:
+        return report.broke_at_start is None and not (fail_fast and (report.count(FAILED) or report.count(BROKE)))
+
+    run_traces(command, selected, timeout, pipeline, report, fail_fast, oracle)
+    if go_on() and twice:
         run_twice(command, selected, timeout, report)
-    if report.broke_at_start is None and perft_depth > 0:
+    if go_on() and perft_depth > 0:
         run_perft(command, games, rulesets, perft_depth, timeout, report)
-    if report.broke_at_start is None and scenarios:
+    if go_on() and scenarios:
         report.checks += run_scenarios(command, Path(features) if features else KIT_ROOT / "features",
-                                       timeout, games, rulesets, keyword)
+                                       timeout, games, rulesets, keyword, fail_fast)
     report.checks, report.warnings = apply_expectations(report.checks, expected)
     return report
 

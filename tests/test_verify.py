@@ -86,12 +86,12 @@ MISBEHAVIOUR = [
     ("wrong-protocol", "wrong-protocol", "speaks protocol 2"),
     ("crash-mid", "exited", "KeyError: 'beacon'"),
     ("exit-early", "exited", "exit status 0"),
-    ("hang-mid", "hung", "no answer to request 4 within 1 s"),
+    ("hang-mid", "hung", "no answer to request 7 within 1 s"),
     ("not-json", "not-json", "Segmentation fault"),
     ("partial-line", "partial-line", "output ended in the middle of a line"),
     ("flood-stdout", "line-too-long", "longer than 1048576 bytes"),
-    ("wrong-id", "bad-response", "answered id 999 where 4 was due"),
-    ("child-left-behind", "hung", "no answer to request 4"),
+    ("wrong-id", "bad-response", "answered id 999 where 7 was due"),
+    ("child-left-behind", "hung", "no answer to request 7"),
 ]
 
 

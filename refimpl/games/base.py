@@ -92,8 +92,10 @@ class Game(Generic[S, A]):
         """The JSON form of an action (the inverse of ``parse_action``)."""
         return action.to_json()  # type: ignore[attr-defined]
 
-    def legal_actions(self, state: S) -> list[A]:
-        """Every action the rules allow now, chance actions included, in a stable order."""
+    def legal_actions(self, state: S, observer: str | None = None) -> list[A]:
+        """Every action the rules allow now, chance actions included, in a stable order: the referee's
+        list. In a game with hidden information, ``observer`` (a player) asks for the actions that player
+        may take now, which never depend on what it cannot see; other games ignore it."""
         raise NotImplementedError
 
     def apply(self, state: S, action: A) -> S:

@@ -166,7 +166,7 @@ class BeaconLines(Game[State, Claim]):
             return []
         return list(self._position(state.ruleset, state.markers).targets.get(faction, ()))
 
-    def legal_actions(self, state: State) -> list[Claim]:
+    def legal_actions(self, state: State, observer: str | None = None) -> list[Claim]:
         board = self.boards[state.ruleset]
         per_faction = [self.targets(state, f) for f in board.factions]
         if not all(per_faction):

@@ -140,7 +140,7 @@ class LanternQuay(Game[State, Action]):
     def is_chance(self, state: State) -> bool:
         return state.phase == "roll"
 
-    def legal_actions(self, state: State) -> list[Action]:
+    def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
         t = self.tables
         if state.phase == "roll":
             return [Roll(d) for d in product(range(1, t.faces + 1), repeat=t.dice)]

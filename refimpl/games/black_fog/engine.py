@@ -196,7 +196,7 @@ class BlackFog(Game[State, dict]):
             return "fog"
         return None
 
-    def legal_actions(self, state: State) -> list[dict]:
+    def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
         need = self.pending(state)
         if need == "roll":
             return [{"type": "roll", "face": f} for f in range(1, 7)]

@@ -235,8 +235,20 @@ class ConquestKing(Game[State, dict]):
     def is_chance(self, state: State) -> bool:
         return state.phase == "combat"
 
-    def legal_actions(self, state: State) -> list[dict]:
-        """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's)."""
+    def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
+        """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's). A side
+        (``observer``) gets its own: its deployment, or its phase's moves when it is the side to move;
+        never the dice, which are chance (CK-HIDE-1)."""
+        actions = self._legal(state)
+        if observer in (None, "referee"):
+            return actions
+        if observer not in self.p.sides:
+            raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
+        if state.phase == "deploy":
+            return [a for a in actions if a["side"] == observer]
+        return actions if state.phase == "play" and self.p.sides[state.side] == observer else []
+
+    def _legal(self, state: State) -> list[dict]:
         p, out = self.p, []
         if state.phase == "combat":
             return [{"type": "dice", "attacker": a, "defender": d} for a in range(1, 7) for d in range(1, 7)]

@@ -219,7 +219,7 @@ class Ludo(Game[State, Action]):
         return [i for i, p in enumerate(mine)
                 if (p == YARD and face == 6) or (YARD < p and p + face <= goal)]
 
-    def legal_actions(self, state: State) -> list[Action]:
+    def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
         if state.phase == "roll":
             return [Roll(f) for f in range(1, 7)]
         return [Move(i) for i in self.movable(state)]
