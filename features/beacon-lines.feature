@@ -96,7 +96,7 @@ Feature: Beacon Lines
     And South Pass is neutral
     And Depot is controlled by Blue
 
-  @BL-TURN-6
+  @BL-TURN-6 @BL-R1
   Scenario: An own region that touches none of the faction's others cannot be claimed again
     When Red claims Crossroads and Blue claims South Pass
     And Red claims Beacon and Blue claims Crossroads

@@ -83,7 +83,8 @@ class Driver(Protocol):
 # --- the protocol's requests and answers, for every driver ----------------------------------------
 
 def default_ruleset(game: str, ruleset: str | None) -> str | None:
-    """The ruleset a start names: the kit always sends one, the game's default when none is given."""
+    """The ruleset a start names: the kit names one, the game's default when none is given (only a trace's
+    start step may send ``null``, to check that a build takes it for the default)."""
     if ruleset is None and game in GAMES:
         return GAMES[game].info.default_ruleset
     return ruleset
@@ -94,8 +95,7 @@ def request(op: Op) -> dict[str, JSON]:
     kind = op[0]
     if kind == "start":
         _, game, ruleset, seed, setup = op
-        return {"op": "start", "game": game, "ruleset": default_ruleset(game, ruleset), "seed": seed,
-                "setup": {} if setup is None else setup}
+        return {"op": "start", "game": game, "ruleset": ruleset, "seed": seed, "setup": setup}
     if kind == "apply":
         return {"op": "apply", "action": op[1]}
     if kind == "view":
@@ -154,7 +154,8 @@ class CallsByBatch:
 
     def start(self, game: str, ruleset: str | None = None, seed: Any = None,
               setup: Any = None) -> dict[str, JSON]:
-        return expect_state(self._one(("start", game, ruleset, seed, setup)), f"start {game}")  # type: ignore
+        op = ("start", game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
+        return expect_state(self._one(op), f"start {game}")  # type: ignore[return-value]
 
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
         return expect_state(self._one(("apply", action)), "apply")

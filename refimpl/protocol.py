@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
 
-from .driver import (BadAnswer, BuildBroke, CallsByBatch, DriverError, Op, Outcome, default_ruleset, outcome,
+from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_ruleset, outcome,
                      request)
 from .games import JSON
 
@@ -292,8 +292,8 @@ def _clip(line: bytes | bytearray, size: int = 120) -> str:
 class ProtocolDriver(CallsByBatch):
     """A Driver for an outside build: one process, spoken to over the protocol.
 
-    Raises BuildBroke when the build misbehaves (from any method) and DriverError for a game or
-    ruleset the build did not declare.
+    Raises BuildBroke when the build misbehaves (from any method); a single call that the build refuses
+    (``start`` of a game it did not declare...) raises DriverError.
     """
 
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, pipeline: bool = True) -> None:
@@ -332,11 +332,6 @@ class ProtocolDriver(CallsByBatch):
     def _call(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
         return self.process.receive(self._request(body))
 
-    def _body(self, op: Op) -> dict[str, JSON]:
-        if op[0] == "start" and not self.supports(op[1], op[2]):
-            raise DriverError("unsupported", f"{self.name} does not declare {op[1]} {default_ruleset(op[1], op[2])}")
-        return request(op)
-
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
         try:
             return outcome(op, message)
@@ -354,9 +349,9 @@ class ProtocolDriver(CallsByBatch):
         """
         if not self.pipeline:
             for op in ops:
-                yield self._outcome(op, self._call(self._body(op)))
+                yield self._outcome(op, self._call(request(op)))
             return
-        sent = [(op, self._request(self._body(op))) for op in ops]
+        sent = [(op, self._request(request(op))) for op in ops]
         done = 0
         try:
             for op, rid in sent:
@@ -364,9 +359,13 @@ class ProtocolDriver(CallsByBatch):
                 done += 1
                 yield self._outcome(op, message)
         except GeneratorExit:
-            # The caller stopped early (a mismatch): read the answers still due to stay in step.
-            for _, rid in sent[done:]:
-                self.process.receive(rid)
+            # The caller stopped early (a mismatch): read the answers still due to stay in step. A build
+            # that breaks meanwhile is marked broken (the caller closes it), not reported twice.
+            try:
+                for _, rid in sent[done:]:
+                    self.process.receive(rid)
+            except BuildBroke:
+                pass
             raise
 
     @property

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-RULE_ID = re.compile(r"^[A-Z]{2}-[A-Z]+-\d+$")
-_RULE_LINE = re.compile(r"^- \*\*(?P<id>[A-Z]{2}-[A-Z]+-\d+)\*\* (?P<text>.+)$")
-_TAG = re.compile(r"@([A-Z]{2}-[A-Z]+-\d+)\b")
+# A rule (``BL-WIN-1``) or a ruling (``BL-R4``): the spec states both with an ID, checks are tagged with both.
+_ID = r"[A-Z]{2}-(?:[A-Z]+-\d+|R\d+)"
+RULE_ID = re.compile(rf"^{_ID}$")
+RULING_ID = re.compile(r"^[A-Z]{2}-R\d+$")
+_RULE_LINE = re.compile(rf"^- \*\*(?P<id>{_ID})\*\* (?P<text>.+)$")
+_TAG = re.compile(rf"@({_ID})\b")
 
 
 def spec_rules(text: str) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from contextlib import closing
 import sys
 import tempfile
 from dataclasses import dataclass, replace
@@ -131,11 +132,12 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
             continue
         report.build = f"{driver.name} {driver.version}".strip()
         try:
-            for result in replay_all(remaining, driver, oracle=reference):
-                report.checks.append(_trace_check(result.trace, result))
-                remaining.pop(0)
-                if fail_fast and report.checks[-1].status == FAILED:
-                    return
+            with closing(replay_all(remaining, driver, oracle=reference)) as results:
+                for result in results:
+                    report.checks.append(_trace_check(result.trace, result))
+                    remaining.pop(0)
+                    if fail_fast and report.checks[-1].status == FAILED:
+                        return
         except BuildBroke as exc:
             trace = remaining.pop(0)
             report.checks.append(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules,

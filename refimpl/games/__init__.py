@@ -16,7 +16,7 @@ from .lantern_quay import LanternQuay
 from .ludo import Ludo
 
 __all__ = ["GAMES", "Game", "GameInfo", "RuleViolation", "IllegalAction", "MalformedAction",
-           "BadSetup", "JSON", "get_game", "load_data"]
+           "BadSetup", "JSON", "load_data"]
 
 
 def load_data(name: str) -> Mapping[str, Any]:
@@ -36,10 +36,3 @@ GAMES: dict[str, Game[Any, Any]] = {
     )
 }
 
-
-def get_game(name: str) -> Game[Any, Any]:
-    """The registered engine called ``name``. Raises BadSetup (code ``unknown-game``)."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise BadSetup("unknown-game", f"no game {name!r} (known: {', '.join(sorted(GAMES))})") from None

@@ -73,14 +73,10 @@ class Game(Generic[S, A]):
 
     info: ClassVar[GameInfo]
 
-    # --- creating and restarting -------------------------------------------------------------
+    # --- creating ------------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> S:
         """The start state. Raises BadSetup for an unknown ruleset or a setup this game cannot use."""
-        raise NotImplementedError
-
-    def restart(self, state: S) -> S:
-        """The start state of the same ruleset, seed and setup."""
         raise NotImplementedError
 
     # --- actions -----------------------------------------------------------------------------

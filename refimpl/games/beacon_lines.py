@@ -124,9 +124,6 @@ class BeaconLines(Game[State, Claim]):
         empty = tuple(0 for _ in board.factions)
         return State(ruleset=name, round=1, markers=tuple((r, empty) for r in board.contested))
 
-    def restart(self, state: State) -> State:
-        return self.new_state(state.ruleset)
-
     # --- rules -------------------------------------------------------------------------------
     @lru_cache(maxsize=4096)  # noqa: B019 - engines live as long as the process; keys are small tuples
     def _position(self, ruleset: str, markers: tuple[tuple[str, tuple[int, ...]], ...]) -> _Position:

@@ -116,9 +116,6 @@ class LanternQuay(Game[State, Action]):
         return State(ruleset=name, round=s["round"], brass=s["brass"], modules=s["modules"],
                      lenses=s["lenses"])
 
-    def restart(self, state: State) -> State:
-        return self.new_state(state.ruleset)
-
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
         if type(data) is not dict or "type" not in data:

@@ -1,4 +1,4 @@
-"""The canonical seeded streams (specs/ludo.md ruling R5, specs/black-fog.md): SplitMix64 and an unbiased draw.
+"""The canonical seeded streams (specs/ludo.md ruling LD-R5, specs/black-fog.md): SplitMix64 and an unbiased draw.
 
 Pure functions of a 64-bit state, so any language can reproduce them bit for bit.
 """

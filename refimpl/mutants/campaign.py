@@ -365,8 +365,10 @@ def score_text(result: Score, header: str = "") -> str:
                          f" by {r.get('by')}")
     errors = [r for r in result.records if r.get("status") == ERROR]
     if errors:
-        lines += ["", "Errors (the kit could not run these):"]
-        lines += [f"  {r.get('file')}:{r.get('line')} [{r.get('id')}]: {r.get('detail')}" for r in errors]
+        lines += ["", f"Errors ({len(errors)}): the kit could not run these (a bug of the kit, not of the mutant)"]
+        lines += [f"  {r.get('file')}:{r.get('line')} [{r.get('id')}]: {r.get('detail')}" for r in errors[:10]]
+        if len(errors) > 10:
+            lines.append(f"  ... and {len(errors) - 10} more in results.jsonl")
     return "\n".join(lines) + "\n"
 
 

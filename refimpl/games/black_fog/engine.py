@@ -136,7 +136,7 @@ class BlackFog(Game[State, dict]):
         return replace(state, stream=stream, draws=draws), chosen
 
     def _generate(self, state: State) -> State:
-        """Apple trees, then water, ring by ring from ring 2 outward (ruling R6)."""
+        """Apple trees, then water, ring by ring from ring 2 outward (ruling BF-R6)."""
         d = self.data
         keep_dry = {a.at for a in state.animals} | {k.at for k in state.keepers}
         apple: set[Hex] = set()
@@ -150,9 +150,6 @@ class BlackFog(Game[State, dict]):
             state, wet = self._pick(state, pool, len(tiles) // int(d["water_per_tiles"]))
             water |= set(wet)
         return replace(state, apple=frozenset(apple), water=frozenset(water))
-
-    def restart(self, state: State) -> State:
-        return self.new_state(state.ruleset, state.seed)
 
     # --- actions -----------------------------------------------------------------------------
     FORMS = {"whistle": {"keeper"}, "tame": {"keeper", "animals"}, "move": {"keeper", "to"},
@@ -286,7 +283,7 @@ class BlackFog(Game[State, dict]):
                 and not (keeper.carrying and to in state.water))
 
     def _whistle(self, state: State, keeper: Keeper, action: dict) -> State:
-        """Every wild animal within 2 tiles takes one step toward the keeper (ruling R4 on water)."""
+        """Every wild animal within 2 tiles takes one step toward the keeper (ruling BF-R4 on water)."""
         changed = {}
         for a in state.animals:
             if a.status != "wild" or not 1 <= hexes.distance(a.at, keeper.at) <= int(self.data["whistle_range"]):

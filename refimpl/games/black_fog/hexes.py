@@ -47,7 +47,7 @@ def ring(n: int) -> list[Hex]:
 
 def toward(src: Hex, dst: Hex) -> Hex:
     """The neighbour of ``src`` one step closer to ``dst``; of two equally good, the first in die-face
-    order (ruling R3). ``src`` itself when they are the same tile."""
+    order (ruling BF-R3). ``src`` itself when they are the same tile."""
     if src == dst:
         return src
     here = distance(src, dst)

@@ -31,7 +31,7 @@ INFO = GameInfo(
 )
 STEPS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OBSERVERS = ("referee", "sparkia", "gaias")
-PRECEDENCE = {"deleted": 0, "reset": 1, "phase-timeout": 2, "archived": 3}  # same-minute order (ruling R11)
+PRECEDENCE = {"deleted": 0, "reset": 1, "phase-timeout": 2, "archived": 3}  # same-minute order (ruling CK-R11)
 
 
 @dataclass(frozen=True)
@@ -180,9 +180,6 @@ class ConquestKing(Game[State, dict]):
         return replace(state, phase="play", units=tuple(sorted(units.values(), key=_order)), turn=turn,
                        side=p.sides.index(side), complete=(2,) * len(p.sides), serial=tuple(serial),
                        registered=(0,) * len(p.sides))
-
-    def restart(self, state: State) -> State:
-        return self.new_state(state.ruleset)
 
     def _default_facing(self, side: Any) -> str:
         """Units face the enemy's half of the map unless told otherwise: east from a western castle."""
@@ -389,7 +386,7 @@ class ConquestKing(Game[State, dict]):
     def _reachable(self, state: State, unit: Unit) -> dict[tuple[int, int], int]:
         """Squares the unit may end its move on, with their cost (Dijkstra over entering costs).
 
-        Only visible units count (ruling R5): it may pass its own, never a visible enemy, a mountain or a
+        Only visible units count (ruling CK-R5): it may pass its own, never a visible enemy, a mountain or a
         castle (its own castle only for its own King), and may stop only where no visible unit stands. A
         hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
         p = self.p
@@ -451,7 +448,7 @@ class ConquestKing(Game[State, dict]):
         units.append(moved)
         if enemy_ambush is not None and _adjacent(enemy_ambush.at, to) and not _adjacent(enemy_ambush.at, unit.at) \
                 and not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
-            # (ruling R6: only a move that brings the unit next to it; not turning in place, not a
+            # (ruling CK-R6: only a move that brings the unit next to it; not turning in place, not a
             # step from one neighbouring square to another, and never while a friend stands on it)
             # The ambush appears, facing the intruder, and attacks it.
             facing_it = _direction(enemy_ambush.at, to)
@@ -601,7 +598,7 @@ class ConquestKing(Game[State, dict]):
             state = replace(state, clock=when)
             if event == "archived":
                 state = replace(state, archived=True)
-            elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling R8)
+            elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling CK-R8)
                 state = self._after(self._next_phase(replace(state, phase="play", fights=())))
             else:
                 state = self._finish(state, None, event)

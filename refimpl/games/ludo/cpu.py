@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 Position = Union["State", "Turn"]
 
-# Move values (ruling R8): other advance 0, safe landing 1, enter 2, finish 3, capture 3 + pieces sent home.
+# Move values (ruling LD-R8): other advance 0, safe landing 1, enter 2, finish 3, capture 3 + pieces sent home.
 OTHER, SAFE, ENTER, FINISH, CAPTURE = 0, 1, 2, 3, 3
 
 
@@ -55,7 +55,7 @@ def assess(game: "Ludo", pos: Position, piece: int, with_risk: bool) -> tuple[in
 
 
 def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
-    """216 x the chance that the moved piece is captured on the next turn (ruling R9): per enemy seat
+    """216 x the chance that the moved piece is captured on the next turn (ruling LD-R9): per enemy seat
     k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
     turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216.
     Safe squares, the home column and home count 0."""
@@ -63,7 +63,7 @@ def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
 
 
 def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
-    """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling R8)."""
+    """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling LD-R8)."""
     pieces = game.movable(pos)
     if level == "normal":
         return {p: assess(game, pos, p, False)[0] for p in pieces}

@@ -178,10 +178,6 @@ class Ludo(Game[State, Action]):
         return State(name, seed, b.seats.index(turn), "roll", 0, 0, throws, 0,
                      tuple(tuple(p) for p in pieces), None, 0, dice, (seed ^ b.decisions_xor) & streams.MASK)
 
-    def restart(self, state: State) -> State:
-        """The start of a new game with the same seed (a set-up position is not kept)."""
-        return self.new_state(state.ruleset, state.seed)
-
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
         if type(data) is not dict or "type" not in data:
