@@ -190,11 +190,12 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
               help="Seconds a mutant may take to answer one request.")
 @click.option("--min-score", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when any game's score (percent) is below this.")
+@click.option("--id", "ids", multiple=True, help="Only the mutant with this id (repeatable; overrides --sample).")
 @click.option("--list", "list_only", is_flag=True, help="List the sampled mutants; run nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: str, fresh: bool, timeout: float,
-                min_score: float | None, list_only: bool, fmt: str, quiet: bool) -> None:
+                min_score: float | None, ids: tuple[str, ...], list_only: bool, fmt: str, quiet: bool) -> None:
     """Measure the kit's power: serve single-point mutants of the reference engines as outside builds and
     count how many verify tells apart (killed), sees crash (broke), or misses (survived).
 
@@ -217,7 +218,13 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     if stale:
         _fail("refimpl/mutants/equivalents.yaml no longer fits the code; review these entries:\n  "
               + "\n  ".join(stale))
-    chosen = [s for s in sample(everything, size, seed) if not games or game_of(s.file) in games]
+    if ids:
+        unknown_ids = sorted(set(ids) - {s.id for s in everything})
+        if unknown_ids:
+            _fail(f"no mutant with id {unknown_ids[0]!r} (refimpl mutants --list shows them)")
+        chosen = [s for s in everything if s.id in ids]
+    else:
+        chosen = [s for s in sample(everything, size, seed) if not games or game_of(s.file) in games]
     if list_only:
         for s in chosen:
             click.echo(f"{s.id}  {s.operator:9} {s.describe()}")

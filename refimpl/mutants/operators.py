@@ -6,13 +6,14 @@ syntax tree), and each gets an id that does not depend on line numbers: the file
 function, the operator, the code before and after, and which occurrence of that same change in that
 function it is. So an edit elsewhere in a file does not rename the mutants a review judged equivalent.
 
-Operators (after mutmut's and cosmic-ray's usual sets):
+Nothing inside the message of an error (the arguments after its code) is mutated: messages are free text
+for people and the kit compares only codes. Operators (after mutmut's and cosmic-ray's usual sets):
 
 - ``compare``: ``<``/``<=``, ``>``/``>=``, ``==``/``!=``, ``in``/``not in``, ``is``/``is not`` swapped;
 - ``arith``: ``+``/``-`` swapped, ``*`` to ``+``, ``//`` and ``/`` to ``*``, ``%`` to ``//``, bit
   operators swapped, unary minus dropped (in expressions and augmented assignments);
 - ``constant``: an integer ``n`` to ``n + 1`` and ``n - 1``, ``True``/``False`` swapped, a string to
-  another string (not docstrings, f-strings or the message of a raised error: messages are free text);
+  another string (not docstrings or f-strings);
 - ``boolean``: ``and``/``or`` swapped, ``not x`` to ``x``, an ``if``/``while``/ternary condition negated,
   ``min``/``max`` and ``any``/``all`` swapped;
 - ``delete``: a simple statement replaced by ``pass``;
@@ -139,10 +140,11 @@ class _Finder:
             child_path = path + ((name, index),)
             if _is_docstring(node, child):
                 continue
+            if _call_name(node) in _MESSAGE_CALLS and not (name == "args" and index == 0):
+                continue  # the message of an error is free text for people: only its code is compared
             # Type annotations and decorators never change an answer; leave them alone.
             is_annotation = annotation or name in ("annotation", "returns", "decorator_list")
-            no_strings = skip_strings or isinstance(node, ast.JoinedStr) or (
-                _call_name(node) in _MESSAGE_CALLS and not (name == "args" and index == 0))
+            no_strings = skip_strings or isinstance(node, ast.JoinedStr)
             self.walk(child, child_path, qualname, no_strings, is_annotation, in_function)
 
     def visit(self, node: ast.AST, path: tuple[Any, ...], qualname: str, skip_strings: bool,

@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 from refimpl.games import Game
 
-from . import beacon, lantern
+from . import beacon, lantern, ludo
 
 Factory = Callable[[], Game[Any, Any]]
 
-MISREADINGS: dict[str, Factory] = {**beacon.MISREADINGS, **lantern.MISREADINGS}
+MISREADINGS: dict[str, Factory] = {**beacon.MISREADINGS, **lantern.MISREADINGS, **ludo.MISREADINGS}

@@ -163,7 +163,10 @@ class Ludo(Game[State, Action]):
         if unknown:
             raise BadSetup("bad-setup", f"unknown set-up keys {unknown} (known: pieces, turn, throws)")
         pieces = [[YARD] * b.pieces for _ in b.seats]
-        for seat, steps in dict(setup.get("pieces", {})).items():
+        given = setup.get("pieces", {})
+        if type(given) is not dict:
+            raise BadSetup("bad-setup", f"pieces maps each seat to its {b.pieces} steps, got {given!r}")
+        for seat, steps in given.items():
             if seat not in b.seats or not isinstance(steps, list) or len(steps) != b.pieces or not all(
                     type(s) is int and YARD <= s <= b.goal for s in steps):
                 raise BadSetup("bad-setup", f"pieces of {seat!r} must be {b.pieces} steps from -1 to {b.goal}")
