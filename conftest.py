@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+
+from refimpl.rules import feature_tags
 
 # Each game's step definitions live beside its feature file; loaded here so every feature finds them.
 pytest_plugins = [f"features.{game}_steps" for game in ("beacon_lines", "lantern_quay", "ludo", "conquest_king",
@@ -14,9 +15,9 @@ pytest_plugins = [f"features.{game}_steps" for game in ("beacon_lines", "lantern
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register every rule-ID tag of the features as a marker, so ``-m BL-WIN-1`` selects by rule."""
+    """Register every rule and ruling tag of the features as a marker, so ``-m BL-WIN-1`` selects by rule."""
     features = Path(__file__).parent / "features"
-    tags = {t for f in features.glob("*.feature") for t in re.findall(r"@([A-Z]{2}-[A-Z]+-\d+)", f.read_text())}
+    tags = {t for f in features.glob("*.feature") for t in feature_tags(f)}
     for tag in sorted(tags):
         config.addinivalue_line("markers", f"{tag}: scenarios exercising rule {tag}")
     config.addinivalue_line("markers", "kit: checks the kit's own derivations, not a build (skipped for builds)")

@@ -85,7 +85,8 @@ class BlackFog(Game[State, dict]):
                   setup: Mapping[str, JSON] | None = None) -> State:
         """A new game. ``setup`` may give ``map`` ({apple, water: [tiles]}), ``animals`` ([{species, at}]),
         ``keepers`` ({k1: tile}), ``fog``, ``feed`` (tiles) and ``round``; what it leaves out comes from
-        the profile, and a map it leaves out is generated from the seed. Raises BadSetup."""
+        the profile, and a map it leaves out is generated from the seed. Raises BadSetup for anything the
+        spec's section "Start and set-up" refuses."""
         name = self._ruleset(ruleset)
         seed = 0 if seed is None else seed
         if type(seed) is not int:
@@ -94,36 +95,61 @@ class BlackFog(Game[State, dict]):
         unknown = sorted(set(setup) - {"map", "animals", "keepers", "fog", "feed", "round"})
         if unknown:
             raise BadSetup("bad-setup", f"unknown set-up keys {unknown}")
-        try:
-            animal_rows = setup.get("animals", self.data["animals"])
-            animals = tuple(Animal(f"a{i}", row["species"], self.size_of[row["species"]], self._tile(row["at"]))
-                            for i, row in enumerate(animal_rows, 1))
-            start = self._tile(self.data["keeper_start"])
-            placed = dict(setup.get("keepers", {}))
-            keepers = tuple(Keeper(k, self._tile(placed.get(k, hexes.name(start)))) for k in self.data["keepers"])
-            fog = frozenset(map(self._tile, setup.get("fog", [])))
-            feed = frozenset(map(self._tile, setup.get("feed", [])))
-            round_ = int(setup.get("round", 1))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadSetup("bad-setup", f"bad set-up: {exc}") from None
-        state = State(name, seed, round_, "actions", keepers, animals, frozenset(), frozenset(), frozenset(),
+        rows = setup.get("animals", self.data["animals"])
+        if type(rows) is not list or not all(type(r) is dict and set(r) == {"species", "at"} for r in rows):
+            raise BadSetup("bad-setup", "animals is a list of {species, at}")
+        animals = []
+        for i, row in enumerate(rows, 1):
+            if row["species"] not in self.size_of:
+                raise BadSetup("bad-setup", f"no species {row['species']!r} (species: {', '.join(self.size_of)})")
+            animals.append(Animal(f"a{i}", row["species"], self.size_of[row["species"]], self._setup_tile(row["at"])))
+        placed = setup.get("keepers", {})
+        if type(placed) is not dict or set(placed) - set(self.data["keepers"]):
+            raise BadSetup("bad-setup", f"keepers maps keepers ({', '.join(self.data['keepers'])}) to tiles")
+        keepers = tuple(Keeper(k, self._setup_tile(placed.get(k, self.data["keeper_start"])))
+                        for k in self.data["keepers"])
+        fog, feed = self._setup_tiles(setup, "fog"), self._setup_tiles(setup, "feed")
+        round_ = setup.get("round", 1)
+        if type(round_) is not int or not 1 <= round_ <= int(self.data["rounds"]):
+            raise BadSetup("bad-setup", f"round is a whole number from 1 to {self.data['rounds']}")
+        if any(k.at in fog for k in keepers) or any(a.at in fog for a in animals) or feed & fog:
+            raise BadSetup("bad-setup", "nobody stands on fog and no feed lies there: the fog takes what it covers")
+        state = State(name, seed, round_, "actions", keepers, tuple(animals), frozenset(), frozenset(), frozenset(),
                       fog, feed, stream=seed & streams.MASK)
-        if "map" in setup:
-            try:
-                apple = frozenset(map(self._tile, setup["map"].get("apple", [])))
-                water = frozenset(map(self._tile, setup["map"].get("water", [])))
-            except (AttributeError, ValueError) as exc:
-                raise BadSetup("bad-setup", f"bad map: {exc}") from None
+        if "map" not in setup:
+            state = self._generate(state)
+        else:
+            given = setup["map"]
+            if type(given) is not dict or set(given) - {"apple", "water"}:
+                raise BadSetup("bad-setup", "map has apple and water, lists of tiles")
+            apple, water = self._setup_tiles(given, "apple"), self._setup_tiles(given, "water")
             if apple & water or (0, 0) in apple | water:
                 raise BadSetup("bad-setup", "a tile is not both apple tree and water, and the house is neither")
-            return replace(state, apple=apple, water=water)
-        return self._generate(state)
+            state = replace(state, apple=apple, water=water)
+        if state.apple & fog or state.water & feed:
+            raise BadSetup("bad-setup", "fog never covers a healthy apple tree, and no feed lies on water")
+        return state
 
-    def _tile(self, text: Any) -> Hex:
-        tile = hexes.parse(text) if isinstance(text, str) else tuple(text)
+    def _setup_tile(self, text: Any) -> Hex:
+        """A tile of a set-up: ``"q,r"`` of the map. Raises BadSetup."""
+        try:
+            if type(text) is not str:
+                raise ValueError
+            return self._tile(text)
+        except ValueError:
+            raise BadSetup("bad-setup", f"{text!r} is not a tile of the map (tiles are \"q,r\")") from None
+
+    def _setup_tiles(self, mapping: Mapping[str, Any], key: str) -> frozenset[Hex]:
+        tiles = mapping.get(key, [])
+        if type(tiles) is not list:
+            raise BadSetup("bad-setup", f"{key} is a list of tiles")
+        return frozenset(self._setup_tile(t) for t in tiles)
+
+    def _tile(self, text: str) -> Hex:
+        tile = hexes.parse(text)
         if tile not in self.tiles:
             raise ValueError(f"{text!r} is not a tile of the map")
-        return tile  # type: ignore[return-value]
+        return tile
 
     def _pick(self, state: State, pool: list[Hex], k: int) -> tuple[State, list[Hex]]:
         """``k`` tiles drawn without replacement from ``pool`` (in ring order) with the seeded stream."""
@@ -215,10 +241,12 @@ class BlackFog(Game[State, dict]):
                     out.append({"type": "feed", "keeper": k.id})
                 here = [a for a in state.animals if a.status == "wild" and a.at == k.at]
                 room = int(self.data["tame_capacity"]) - self._load(state, k)
-                out += [{"type": "tame", "keeper": k.id, "animals": [a.id]} for a in here
-                        if self._cost(a) <= room]
+                out += [{"type": "tame", "keeper": k.id, "animals": [a.id for a in group]} for group in _subsets(here)
+                        if sum(self._cost(a) for a in group) <= room]
             if k.carrying and k.at not in state.water:
-                out.append({"type": "release", "keeper": k.id, "animals": list(k.carrying)})
+                carried = [a for a in state.animals if a.id in k.carrying]
+                out += [{"type": "release", "keeper": k.id, "animals": [a.id for a in group]}
+                        for group in _subsets(carried)]
             if k.at in state.feed:
                 out.append({"type": "collect", "keeper": k.id})
         return out
@@ -309,8 +337,9 @@ class BlackFog(Game[State, dict]):
         chosen = []
         for aid in ids:
             animal = next((a for a in state.animals if a.id == aid), None)
-            if animal is None or animal.status != "wild" or animal.at != keeper.at:
-                raise IllegalAction("not-here", f"{aid} is not a wild animal on {keeper.id}'s tile")
+            if animal is None or animal.status != "wild" or animal.at != keeper.at or animal in chosen:
+                raise IllegalAction("not-here", f"{aid} is not a wild animal on {keeper.id}'s tile "
+                                    "(or is named twice)")
             chosen.append(animal)
         cost = self._load(state, keeper) + sum(self._cost(a) for a in chosen)
         if cost > int(self.data["tame_capacity"]):
@@ -341,7 +370,7 @@ class BlackFog(Game[State, dict]):
 
     def _release(self, state: State, keeper: Keeper, action: dict) -> State:
         ids = action.get("animals", list(keeper.carrying))
-        if not isinstance(ids, list) or not ids or any(i not in keeper.carrying for i in ids):
+        if not isinstance(ids, list) or not ids or any(i not in keeper.carrying for i in ids) or len(set(ids)) < len(ids):
             raise IllegalAction("not-carried", f"{keeper.id} carries {list(keeper.carrying)}; got {ids!r}")
         if keeper.at in state.water:
             raise IllegalAction("release-on-water", "animals cannot be released on a water tile")
@@ -421,7 +450,10 @@ class BlackFog(Game[State, dict]):
 
     def _choose_feed(self, state: State, feed: Any) -> State:
         options = self._feed_options(state)
-        target = None if feed is None else (hexes.parse(feed) if isinstance(feed, str) else None)
+        try:
+            target = None if feed is None else self._tile(feed)
+        except ValueError:
+            target = "not a tile"  # type: ignore[assignment]
         if target not in options:
             raise IllegalAction("not-an-option", f"choose one of {[hexes.name(o) if o else None for o in options]}")
         animal = self._moving(state)
@@ -525,3 +557,8 @@ class BlackFog(Game[State, dict]):
 
     def from_view(self, view: Mapping[str, JSON]) -> State:
         raise BadSetup("bad-view", "Black Fog states are rebuilt by replaying their actions")
+
+
+def _subsets(items: list[Any]) -> list[list[Any]]:
+    """Every non-empty subset of ``items``, each in the order of ``items``."""
+    return [[x for i, x in enumerate(items) if mask >> i & 1] for mask in range(1, 1 << len(items))]
