@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from refimpl.driver import ReferenceDriver
-from refimpl.games import load_data
+from refimpl.games import IllegalAction, load_data
 from refimpl.games.beacon_lines import BeaconLines, State
 
 
@@ -51,6 +51,8 @@ class SecondClaim(BeaconLines):
         factions = self.boards[state.ruleset].factions
         for faction, regions in extra.items():
             for region in regions:
+                if region not in counts:
+                    raise IllegalAction("unknown-region", f"{faction} claimed {region!r}, which is not a region")
                 per = list(counts[region])
                 per[factions.index(faction)] += 1
                 counts[region] = tuple(per)

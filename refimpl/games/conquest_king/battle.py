@@ -1,0 +1,185 @@
+"""Play (seed §7): moving and facing, the hidden ambush, combined attacks and their dice, ending a phase, and
+the victory check (rulings CK-R5, CK-R6, CK-R10)."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import replace
+
+from ..base import IllegalAction
+from .board import Board
+from .model import STEPS, Fight, State, Unit, adjacent, direction, order
+
+
+class Battle(Board):
+    def _mover(self, state: State, at: list[int], hidden: bool = False) -> Unit:
+        if state.phase != "play":
+            raise IllegalAction("wrong-phase", "a combat waits for its dice" if state.phase == "combat"
+                                else "the game has not started")
+        unit = self.unit_at(state, tuple(at), hidden)
+        side = self.p.sides[state.side]
+        if unit is None or unit.side != side:
+            raise IllegalAction("no-unit", f"{side} has no unit at {at}")
+        return unit
+
+    def _reachable(self, state: State, unit: Unit) -> dict[tuple[int, int], int]:
+        """Squares the unit may end its move on, with their cost (Dijkstra over entering costs).
+
+        Only visible units count (ruling CK-R5): it may pass its own, never a visible enemy, a mountain or a
+        castle (its own castle only for its own King), and may stop only where no visible unit stands. A
+        hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
+        p = self.p
+        budget = p.units[unit.kind]["move"]
+        visible = {u.at: u for u in state.units if u.id != unit.id and not u.hidden}
+        best: dict[tuple[int, int], int] = {unit.at: 0}
+        queue = [(0, unit.at)]
+        while queue:
+            cost, at = heapq.heappop(queue)
+            if cost > best.get(at, 1 << 30):
+                continue
+            for dx, dy in STEPS.values():
+                nxt = (at[0] + dx, at[1] + dy)
+                if not self._on_map(nxt) or not self._enterable(unit, nxt, visible.get(nxt)):
+                    continue
+                step = p.cost[self.terrain_at(state, nxt)]
+                if step is None or cost + step > budget or cost + step >= best.get(nxt, 1 << 30):
+                    continue
+                best[nxt] = cost + step
+                heapq.heappush(queue, (cost + step, nxt))
+        return {at: c for at, c in best.items() if at == unit.at or at not in visible}
+
+    def _enterable(self, unit: Unit, at: tuple[int, int], there: Unit | None) -> bool:
+        for side, castle in self.p.castles.items():
+            if at == castle and not (unit.kind == "king" and unit.side == side):
+                return False
+        return there is None or there.side == unit.side
+
+    def _move(self, state: State, a: dict) -> State:
+        lurking = self.unit_at(state, tuple(a["from"]), hidden=True)
+        if state.phase == "play" and self.unit_at(state, tuple(a["from"])) is None and lurking is not None \
+                and lurking.side == self.p.sides[state.side]:
+            raise IllegalAction("hidden-ambush", "a hidden ambush cannot move; reveal it first")
+        unit = self._mover(state, a["from"])
+        if unit.moved:
+            raise IllegalAction("already-moved", f"{unit.id} has moved this turn")
+        to, facing = tuple(a["to"]), a["facing"]
+        if facing not in STEPS:
+            raise IllegalAction("bad-facing", f"facing is one of n, e, s, w; got {facing!r}")
+        if to not in self._reachable(state, unit):
+            raise IllegalAction("unreachable", f"{unit.id} cannot reach {list(to)} with "
+                                f"{self.p.units[unit.kind]['move']} movement points")
+        target = None
+        if a.get("attack"):
+            faced = self._faced(to, facing)
+            target = self.unit_at(state, faced) if faced else None
+            if target is None or target.side == unit.side or target.hidden:
+                raise IllegalAction("no-target", f"no visible enemy in front of {list(to)} facing {facing}")
+        moved = replace(unit, at=to, facing=facing, moved=True)
+        enemy_ambush = next((u for u in state.units if u.hidden and u.side != unit.side), None)
+        units = [u for u in state.units if u.id != unit.id]
+        fights: list[Fight] = []
+        if enemy_ambush is not None and enemy_ambush.at == to:
+            # Stopping on the ambush: the mover is destroyed unconditionally and the ambush appears.
+            units = [replace(u, hidden=False) if u.id == enemy_ambush.id else u for u in units]
+            state = replace(state, units=tuple(sorted(units, key=order)),
+                            last_combat=(("kind", "ambush-square"), ("destroyed", [unit.id])))
+            return self._after(state)
+        units.append(moved)
+        if enemy_ambush is not None and adjacent(enemy_ambush.at, to) and not adjacent(enemy_ambush.at, unit.at) \
+                and not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
+            # (ruling CK-R6: only a move that brings the unit next to it; not turning in place, not a
+            # step from one neighbouring square to another, and never while a friend stands on it)
+            # The ambush appears, facing the intruder, and attacks it.
+            facing_it = direction(enemy_ambush.at, to)
+            units = [replace(u, hidden=False, facing=facing_it) if u.id == enemy_ambush.id else u for u in units]
+            fights.append(Fight("ambush", enemy_ambush.id, unit.id))
+        if target is not None:
+            fights.append(Fight("attack", unit.id, target.id))
+        state = replace(state, units=tuple(sorted(units, key=order)), fights=tuple(fights))
+        return replace(state, phase="combat") if fights else self._after(state)
+
+    def _reveal(self, state: State, a: dict) -> State:
+        lurking = self.unit_at(state, tuple(a["at"]), hidden=True)
+        if state.phase == "play" and (lurking is None or lurking.side != self.p.sides[state.side]):
+            # the same answer for an empty square and the enemy's ambush: a probe must learn nothing
+            raise IllegalAction("not-hidden", f"no hidden ambush of yours at {a['at']}")
+        unit = self._mover(state, a["at"], hidden=True)
+        if self.unit_at(state, unit.at) is not None:
+            raise IllegalAction("square-occupied", "a friend stands on the ambush's square; move it off first")
+        units = tuple(replace(u, hidden=False, moved=False) if u.id == unit.id else u for u in state.units)
+        return replace(state, units=units)
+
+    def _end_phase(self, state: State, a: dict) -> State:
+        if state.phase != "play":
+            raise IllegalAction("wrong-phase", "a combat waits for its dice")
+        return self._next_phase(state)
+
+    def _next_phase(self, state: State) -> State:
+        p = self.p
+        side = (state.side + 1) % len(p.sides)
+        turn = state.turn + (1 if side == p.first else 0)
+        units = tuple(replace(u, moved=False) if u.side == p.sides[side] else u for u in state.units)
+        return replace(state, side=side, turn=turn, units=units, phase_started=state.clock)
+
+    def participants(self, state: State, fight: Fight) -> tuple[list[Unit], Unit]:
+        """(attacking units, the striking one first, then every own unit beside the target facing it; target)."""
+        target = self.unit(state, fight.target)
+        striker = self.unit(state, fight.attacker)
+        helpers = [u for u in state.units if u.side == striker.side and u.id != striker.id and not u.hidden
+                   and adjacent(u.at, target.at) and self._faced(u.at, u.facing) == target.at]
+        return [striker] + helpers, target
+
+    def bases(self, state: State, fight: Fight) -> tuple[int, int]:
+        """(attack base, defence base): unit attacks, terrain modifiers and direction bonuses added up."""
+        p = self.p
+        attackers, target = self.participants(state, fight)
+        attack = 0
+        for u in attackers:
+            attack += p.units[u.kind]["attack"] + p.modifier[self.terrain_at(state, u.at)]
+            attack += p.directions[self._side_of(target, u.at)]
+        defence = p.units[target.kind]["attack"] + p.modifier[self.terrain_at(state, target.at)]
+        return attack, defence
+
+    def _side_of(self, target: Unit, at: tuple[int, int]) -> str:
+        """Where ``at`` lies relative to the way the target faces: front, side or rear."""
+        towards = direction(target.at, at)
+        if towards == target.facing:
+            return "front"
+        return "rear" if towards == {"n": "s", "s": "n", "e": "w", "w": "e"}[target.facing] else "side"
+
+    def _dice(self, state: State, a: dict) -> State:
+        if state.phase != "combat":
+            raise IllegalAction("wrong-phase", "no combat waits for dice")
+        rolls = (a["attacker"], a["defender"])
+        if not all(type(d) is int and 1 <= d <= 6 for d in rolls):
+            raise IllegalAction("bad-face", f"dice show 1 to 6, got {list(rolls)}")
+        fight = state.fights[0]
+        attackers, target = self.participants(state, fight)
+        attack, defence = self.bases(state, fight)
+        attacker_wins = attack + rolls[0] >= defence + rolls[1]  # a tie goes to the attacker
+        loser = target.id if attacker_wins else fight.attacker  # supporters never die defending
+        units = tuple(u for u in state.units if u.id != loser)
+        report = (("kind", fight.kind), ("attackers", [u.id for u in attackers]), ("target", target.id),
+                  ("attack", attack), ("defence", defence), ("dice", list(rolls)),
+                  ("totals", [attack + rolls[0], defence + rolls[1]]),
+                  ("winner", "attacker" if attacker_wins else "defender"), ("destroyed", [loser]))
+        rest = tuple(f for f in state.fights[1:] if f.attacker != loser and f.target != loser)
+        state = replace(state, units=units, fights=rest, last_combat=report)
+        return state if rest else self._after(replace(state, phase="play"))
+
+    def _after(self, state: State) -> State:
+        """Check both victory conditions after a move or a combat has been resolved."""
+        p = self.p
+        for s, side in enumerate(p.sides):
+            enemy = p.sides[1 - s]
+            if not any(u.id == f"{enemy}-king" for u in state.units):
+                return self._finish(state, side, "king")
+        for s, side in enumerate(p.sides):
+            enemy = p.sides[1 - s]
+            held = {u.at for u in state.units if u.side == side and not u.hidden}
+            if all(g in held for g in p.gates[enemy]):
+                return self._finish(state, side, "gates")
+        return replace(state, phase="play") if state.phase == "combat" and not state.fights else state
+
+    def _finish(self, state: State, winner: str | None, how: str) -> State:
+        return replace(state, phase="over", fights=(), result=(winner, how), finished_at=state.clock)

@@ -1,0 +1,36 @@
+"""The board as every phase reads it: squares, terrain, who stands where, and which way is which."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import STEPS, Profile, State, Unit
+
+
+class Board:
+    """What the rules of every phase look up; ``p`` is the ruleset profile."""
+
+    p: Profile
+
+    def _default_facing(self, side: Any) -> str:
+        """Units face the enemy's half of the map unless told otherwise: east from a western castle."""
+        castle = self.p.castles.get(side, (0, 0))
+        return "e" if castle[0] < self.p.width / 2 else "w"
+
+    def _on_map(self, at: tuple[int, ...]) -> bool:
+        return len(at) == 2 and 0 <= at[0] < self.p.width and 0 <= at[1] < self.p.height
+
+    def terrain_at(self, state: State, at: tuple[int, int]) -> str:
+        return self.p.letters[state.terrain[at[1]][at[0]]]
+
+    def unit_at(self, state: State, at: tuple[int, int], hidden: bool = False) -> Unit | None:
+        """The unit on a square; a hidden ambush only when ``hidden`` (its square may also hold a friend)."""
+        return next((u for u in state.units if u.at == at and u.hidden == hidden), None)
+
+    def unit(self, state: State, uid: str) -> Unit:
+        return next(u for u in state.units if u.id == uid)
+
+    def _faced(self, at: tuple[int, int], facing: str) -> tuple[int, int] | None:
+        dx, dy = STEPS[facing]
+        square = (at[0] + dx, at[1] + dy)
+        return square if self._on_map(square) else None

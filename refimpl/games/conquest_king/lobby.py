@@ -1,0 +1,62 @@
+"""The lobby clock (seed §3): registration, deletion, resets, the real-time phase limit and the archive, as
+time passes by ``wait`` actions (ruling CK-R11)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..base import IllegalAction
+from .battle import Battle
+from .model import PRECEDENCE, State, set_at
+
+
+class Lobby(Battle):
+    def _register(self, state: State, side: str) -> State:
+        if side not in self.p.sides:
+            raise IllegalAction("unknown-side", f"no side {side!r}")
+        s = self.p.sides.index(side)
+        if state.phase == "over":
+            raise IllegalAction("game-over", "the game is over")
+        if state.registered[s] is not None:
+            raise IllegalAction("already-registered", f"{side} is already registered")
+        return replace(state, registered=set_at(state.registered, s, state.clock))
+
+    def deadlines(self, state: State) -> list[tuple[int, str]]:
+        """The lobby events still to come, as (minute, event), earliest first (seed §3)."""
+        lobby, events = self.p.lobby, []
+        regs = [r for r in state.registered if r is not None]
+        if state.phase == "over":
+            if state.finished_at is not None and not state.archived and state.result and state.result[0]:
+                wait = lobby["realtime"]["finished_reset"] if state.field == "realtime" else lobby["finished_reset"]
+                events.append((state.finished_at + wait, "archived"))
+            return events
+        if state.phase == "deploy":
+            for s, reg in enumerate(state.registered):
+                if reg is not None and state.complete[s] != 2:
+                    events.append((reg + lobby["deploy_limit"], "deleted"))
+        if state.field == "realtime" and regs:
+            rt = lobby["realtime"]
+            events.append((min(regs) + rt["first_registration_reset"], "reset"))
+            if len(regs) == 1:
+                events.append((regs[0] + rt["lone_registration_reset"], "reset"))
+            if state.phase in ("play", "combat"):
+                events.append((state.phase_started + rt["phase_limit"], "phase-timeout"))
+        return sorted(events, key=lambda e: (e[0], PRECEDENCE[e[1]]))
+
+    def _wait(self, state: State, minutes: Any) -> State:
+        if type(minutes) is not int or minutes < 0:
+            raise IllegalAction("bad-time", f"minutes is a whole number of at least 0, got {minutes!r}")
+        end = state.clock + minutes
+        while True:
+            due = [(t, e) for t, e in self.deadlines(state) if t <= end]
+            if not due:
+                return replace(state, clock=end)
+            when, event = due[0]
+            state = replace(state, clock=when)
+            if event == "archived":
+                state = replace(state, archived=True)
+            elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling CK-R8)
+                state = self._after(self._next_phase(replace(state, phase="play", fights=())))
+            else:
+                state = self._finish(state, None, event)

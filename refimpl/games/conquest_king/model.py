@@ -1,0 +1,124 @@
+"""Conquest King's values: units, fights, the state, the ruleset profile, and the geometry every phase uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..base import JSON
+
+STEPS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+OBSERVERS = ("referee", "sparkia", "gaias")
+PRECEDENCE = {"deleted": 0, "reset": 1, "phase-timeout": 2, "archived": 3}  # same-minute order (ruling CK-R11)
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    kind: str
+    at: tuple[int, int]
+    facing: str
+    moved: bool = False
+    hidden: bool = False  # an ambush that has not appeared
+    ambush: bool = False  # designated as the ambush at deployment
+
+    def json(self) -> dict[str, JSON]:
+        return {"id": self.id, "side": self.side, "kind": self.kind, "at": list(self.at), "facing": self.facing,
+                "moved": self.moved, "ambush": self.ambush, "hidden": self.hidden}
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A combat waiting for its dice: ``kind`` attack (a unit's own attack) or ambush (an ambush striking)."""
+
+    kind: str
+    attacker: str
+    target: str
+
+
+@dataclass(frozen=True)
+class State:
+    ruleset: str
+    phase: str  # deploy | play | combat | over
+    turn: int
+    side: int  # the side to move in play
+    units: tuple[Unit, ...]
+    gold: tuple[int, ...]
+    complete: tuple[int, ...]  # deployment: 0 placing, 1 asked to confirm, 2 done
+    serial: tuple[int, ...]  # units placed so far per side (for ids)
+    fights: tuple[Fight, ...]
+    last_combat: tuple[tuple[str, Any], ...] | None
+    result: tuple[str | None, str] | None  # (winner or None, how)
+    terrain: tuple[str, ...]
+    field: str  # normal | realtime
+    clock: int  # minutes since the field opened
+    registered: tuple[int | None, ...]  # minute of each side's registration
+    phase_started: int
+    finished_at: int | None
+    archived: bool = False
+
+
+@dataclass
+class Profile:
+    """The ruleset profile, read once."""
+
+    sides: tuple[str, ...]
+    first: int
+    budget: int
+    deploy_columns: int
+    width: int
+    height: int
+    castles: dict[str, tuple[int, int]]
+    terrain_rows: tuple[str, ...]
+    letters: dict[str, str]  # letter -> terrain name
+    cost: dict[str, int | None]
+    modifier: dict[str, int]
+    units: dict[str, dict[str, Any]]
+    directions: dict[str, int]
+    lobby: dict[str, Any]
+    gates: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Profile":
+        m = data["map"]
+        p = cls(sides=tuple(data["sides"]), first=list(data["sides"]).index(data["first"]), budget=int(data["budget"]),
+                deploy_columns=int(data["deploy_columns"]), width=int(m["width"]), height=int(m["height"]),
+                castles={s: tuple(xy) for s, xy in m["castles"].items()}, terrain_rows=tuple(m["terrain"]),
+                letters={t["letter"]: name for name, t in data["terrain"].items()},
+                cost={name: t["cost"] for name, t in data["terrain"].items()},
+                modifier={name: int(t["modifier"]) for name, t in data["terrain"].items()},
+                units=dict(data["units"]), directions=dict(data["directions"]), lobby=dict(data["lobby"]))
+        for side, (cx, cy) in p.castles.items():
+            p.gates[side] = tuple(sorted((cx + dx, cy + dy) for dx, dy in STEPS.values()
+                                         if 0 <= cx + dx < p.width and 0 <= cy + dy < p.height))
+        return p
+
+
+def public(u: Unit) -> dict[str, JSON]:
+    """An enemy unit as a side sees it: whether it was the ambush shows only once it has appeared."""
+    data = u.json()
+    data["ambush"] = u.ambush and not u.hidden  # (a hidden enemy ambush is not shown at all)
+    return data
+
+
+def order(u: Unit) -> tuple[str, int]:
+    side, _, rest = u.id.partition("-")
+    return side, 0 if rest == "king" else int(rest)
+
+
+def set_at(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def direction(src: tuple[int, int], dst: tuple[int, int]) -> str:
+    """The facing from ``src`` towards an orthogonally adjacent (or straight-line) ``dst``."""
+    dx, dy = dst[0] - src[0], dst[1] - src[1]
+    if abs(dx) >= abs(dy):
+        return "e" if dx > 0 else "w"
+    return "s" if dy > 0 else "n"

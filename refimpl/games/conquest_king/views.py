@@ -1,0 +1,48 @@
+"""What each observer sees (CK-HIDE-1, ruling CK-R9): the referee everything, a side its own units and the
+enemy's visible ones."""
+
+from __future__ import annotations
+
+from ..base import JSON, IllegalAction
+from .battle import Battle
+from .model import OBSERVERS, State, public
+
+
+class Views(Battle):
+    def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        """The referee sees everything. A side sees its own units, and of the enemy only units that are
+        on the map and visible: nothing during deployment, never a hidden ambush."""
+        observer = observer or "referee"
+        if observer not in OBSERVERS:
+            raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
+        p = self.p
+        units = [u for u in state.units if observer in ("referee", u.side)
+                 or (state.phase != "deploy" and not u.hidden)]
+        sides = [s for s in p.sides if observer in ("referee", s)]
+        combat = None
+        if state.fights:
+            fight = state.fights[0]
+            attack, defence = self.bases(state, fight)
+            attackers, target = self.participants(state, fight)
+            combat = {"kind": fight.kind, "attackers": [u.id for u in attackers], "target": target.id,
+                      "attack": attack, "defence": defence}
+        last = dict(state.last_combat) if state.last_combat else None
+        winner, how = state.result if state.result else (None, None)
+        return {
+            "game": self.info.name,
+            "ruleset": state.ruleset,
+            "observer": observer,
+            "phase": state.phase,
+            "turn": state.turn,
+            "side": p.sides[state.side],
+            "terrain": list(state.terrain),
+            "units": [u.json() if observer in ("referee", u.side) else public(u) for u in units],
+            "deployment": {s: {"gold": state.gold[p.sides.index(s)], "complete": state.complete[p.sides.index(s)]}
+                           for s in sides},
+            "combat": combat,
+            "last_combat": last,
+            "result": None if state.result is None else {"winner": winner, "by": how},
+            "lobby": {"field": state.field, "clock": state.clock,
+                      "registered": {s: state.registered[i] for i, s in enumerate(p.sides)},
+                      "archived": state.archived},
+        }
