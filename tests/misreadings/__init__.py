@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 from refimpl.games import Game
 
-from . import beacon, black_fog, lantern, ludo
+from . import beacon, black_fog, conquest, lantern, ludo
 
 Factory = Callable[[], Game[Any, Any]]
 
 MISREADINGS: dict[str, Factory] = {**beacon.MISREADINGS, **lantern.MISREADINGS, **ludo.MISREADINGS,
-                                   **black_fog.MISREADINGS}
+                                   **black_fog.MISREADINGS, **conquest.MISREADINGS}

@@ -85,11 +85,9 @@ class Battle(Board):
                             last_combat=(("kind", "ambush-square"), ("destroyed", [unit.id])))
             return self._after(state)
         units.append(moved)
-        if enemy_ambush is not None and adjacent(enemy_ambush.at, to) and not adjacent(enemy_ambush.at, unit.at) \
+        if enemy_ambush is not None and self._triggers(enemy_ambush.at, unit.at, to) \
                 and not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
-            # (ruling CK-R6: only a move that brings the unit next to it; not turning in place, not a
-            # step from one neighbouring square to another, and never while a friend stands on it)
-            # The ambush appears, facing the intruder, and attacks it.
+            # (never while a friend stands on its square) The ambush appears, facing the intruder, and attacks it.
             facing_it = direction(enemy_ambush.at, to)
             units = [replace(u, hidden=False, facing=facing_it) if u.id == enemy_ambush.id else u for u in units]
             fights.append(Fight("ambush", enemy_ambush.id, unit.id))
@@ -97,6 +95,12 @@ class Battle(Board):
             fights.append(Fight("attack", unit.id, target.id))
         state = replace(state, units=tuple(sorted(units, key=order)), fights=tuple(fights))
         return replace(state, phase="combat") if fights else self._after(state)
+
+    def _triggers(self, ambush: tuple[int, int], before: tuple[int, int], after: tuple[int, int]) -> bool:
+        """Whether a move from ``before`` to ``after`` makes the ambush on ``ambush`` appear: it ends adjacent
+        (sharing a side, ruling CK-R14) and started on a square that was not (ruling CK-R6): not turning in
+        place, not a step from one neighbouring square to another."""
+        return adjacent(ambush, after) and not adjacent(ambush, before)
 
     def _reveal(self, state: State, a: dict) -> State:
         lurking = self.unit_at(state, tuple(a["at"]), hidden=True)
@@ -107,7 +111,7 @@ class Battle(Board):
         if self.unit_at(state, unit.at) is not None:
             raise IllegalAction("square-occupied", "a friend stands on the ambush's square; move it off first")
         units = tuple(replace(u, hidden=False, moved=False) if u.id == unit.id else u for u in state.units)
-        return replace(state, units=units)
+        return self._after(replace(state, units=units))  # an ambush appearing on a gate square may win (CK-R10)
 
     def _end_phase(self, state: State, a: dict) -> State:
         if state.phase != "play":

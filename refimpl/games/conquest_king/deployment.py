@@ -13,31 +13,53 @@ from .model import STEPS, State, Unit, order, set_at
 
 class Deployment(Board):
     def _position(self, state: State, setup: Mapping[str, Any]) -> State:
-        """Start play from a given position (scenarios); kings not listed stay in their castles."""
+        """Start play from a given position (scenarios); kings not listed stay in their castles. Raises
+        BadSetup for a position the rules could not reach (section "Start and set-up" of the spec)."""
         p = self.p
+        given = setup["units"]
+        if type(given) is not list:
+            raise BadSetup("bad-setup", "units is a list of {side, kind, at, facing?, ambush?}")
         units: dict[str, Unit] = {u.id: u for u in state.units}
         serial = [0] * len(p.sides)
-        for spec in setup["units"]:
-            try:
-                side, kind, at = spec["side"], spec["kind"], tuple(spec["at"])
-                facing, ambush = spec.get("facing", self._default_facing(spec["side"])), bool(spec.get("ambush", False))
-            except (KeyError, TypeError) as exc:
-                raise BadSetup("bad-setup", f"a unit needs side, kind, at: {spec!r}") from exc
-            if side not in p.sides or kind not in p.units or facing not in STEPS or not self._on_map(at):
-                raise BadSetup("bad-setup", f"not a unit of this profile: {spec!r}")
+        kings: set[str] = set()
+        for spec in given:
+            if type(spec) is not dict or not {"side", "kind", "at"} <= set(spec) <= {"side", "kind", "at", "facing",
+                                                                                    "ambush"}:
+                raise BadSetup("bad-setup", f"a unit is {{side, kind, at, facing?, ambush?}}: {spec!r}")
+            side, kind, at = spec["side"], spec["kind"], spec["at"]
+            facing, ambush = spec.get("facing", self._default_facing(side)), spec.get("ambush", False)
+            if side not in p.sides or kind not in p.units or facing not in STEPS or type(ambush) is not bool \
+                    or type(at) is not list or len(at) != 2 or not all(type(v) is int for v in at) \
+                    or not self._on_map(tuple(at)):
+                raise BadSetup("bad-setup", f"not a unit of this profile on the map: {spec!r}")
+            at = tuple(at)
             if kind == "king":
+                if side in kings or ambush:
+                    raise BadSetup("bad-setup", f"{side} has one king, and a king is never the ambush")
+                kings.add(side)
                 uid = f"{side}-king"
             else:
                 serial[p.sides.index(side)] += 1
                 uid = f"{side}-{serial[p.sides.index(side)]}"
+            if p.cost[self.terrain_at(state, at)] is None or any(
+                    at == castle and not (kind == "king" and side == owner) for owner, castle in p.castles.items()):
+                raise BadSetup("bad-setup", f"no unit may stand at {list(at)} (a mountain or a castle)")
             units[uid] = Unit(uid, side, kind, at, facing, False, ambush, ambush)
-        for hidden in (False, True):  # a hidden ambush may share its square with a friend
-            squares = [u.at for u in units.values() if u.hidden == hidden]
-            if len(set(squares)) != len(squares):
-                raise BadSetup("bad-setup", "two units on one square")
-        turn, side = int(setup.get("turn", 1)), setup.get("side", p.sides[p.first])
-        if side not in p.sides:
-            raise BadSetup("bad-setup", f"unknown side {side!r}")
+        visible = [u.at for u in units.values() if not u.hidden]
+        if len(set(visible)) != len(visible):
+            raise BadSetup("bad-setup", "two units on one square")
+        for u in units.values():
+            if u.hidden and any(o.at == u.at and o.side != u.side for o in units.values() if not o.hidden):
+                raise BadSetup("bad-setup", f"{u.id} lies in ambush under an enemy unit")
+        for s in p.sides:
+            if sum(u.ambush for u in units.values() if u.side == s) > 1:
+                raise BadSetup("bad-setup", f"{s} has more than one ambush")
+            enemy = p.sides[1 - p.sides.index(s)]
+            if all(any(u.at == g and u.side == s and not u.hidden for u in units.values()) for g in p.gates[enemy]):
+                raise BadSetup("bad-setup", f"{s} already holds both squares beside the {enemy} castle")
+        turn, side = setup.get("turn", 1), setup.get("side", p.sides[p.first])
+        if type(turn) is not int or turn < 1 or side not in p.sides:
+            raise BadSetup("bad-setup", "turn is a whole number from 1 and side a side")
         return replace(state, phase="play", units=tuple(sorted(units.values(), key=order)), turn=turn,
                        side=p.sides.index(side), complete=(2,) * len(p.sides), serial=tuple(serial),
                        registered=(0,) * len(p.sides))

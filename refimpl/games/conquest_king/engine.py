@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .deployment import Deployment
 from .lobby import Lobby
-from .model import OBSERVERS, STEPS, Profile, State, Unit
+from .model import OBSERVERS, STEPS, Profile, State, Unit, order
 from .views import Views
 
 INFO = GameInfo(
@@ -43,26 +43,32 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> State:
-        """The start of deployment. ``setup``: ``terrain`` (rows of letters), ``field`` (normal or
-        realtime), ``registered`` (sides registered at minute 0; default both), ``units`` (a position
-        to start play from directly: list of {side, kind, at, facing, ambush?}). Raises BadSetup."""
+        """The start of deployment (the seed is not used). ``setup``: ``terrain`` (rows of letters),
+        ``field`` (normal or realtime), ``registered`` (sides registered at minute 0; default both), and
+        ``units`` with ``turn`` and ``side``: a position to start play from. Raises BadSetup for what the
+        spec's section "Start and set-up" refuses."""
         name = self._ruleset(ruleset)
         p = self.p
         setup = dict(setup or {})
         unknown = sorted(set(setup) - {"terrain", "field", "registered", "units", "turn", "side"})
         if unknown:
             raise BadSetup("bad-setup", f"unknown set-up keys {unknown}")
-        terrain = tuple(setup.get("terrain", p.terrain_rows))
-        if len(terrain) != p.height or any(len(r) != p.width or set(r) - set(p.letters) for r in terrain):
+        terrain = setup.get("terrain", list(p.terrain_rows))
+        if type(terrain) is not list or len(terrain) != p.height or any(
+                type(r) is not str or len(r) != p.width or set(r) - set(p.letters) for r in terrain):
             raise BadSetup("bad-setup", f"terrain must be {p.height} rows of {p.width} letters "
                                         f"from {''.join(p.letters)}")
         field_ = setup.get("field", "normal")
         registered = setup.get("registered", list(p.sides))
-        if field_ not in ("normal", "realtime") or not set(registered) <= set(p.sides):
+        if field_ not in ("normal", "realtime") or type(registered) is not list \
+                or not all(type(s) is str and s in p.sides for s in registered):
             raise BadSetup("bad-setup", "field is normal or realtime; registered lists sides")
-        kings = tuple(Unit(f"{s}-king", s, "king", p.castles[s], self._default_facing(s)) for s in p.sides)
+        if ("turn" in setup or "side" in setup) and "units" not in setup:
+            raise BadSetup("bad-setup", "turn and side belong to a position: give units too")
+        kings = tuple(sorted((Unit(f"{s}-king", s, "king", p.castles[s], self._default_facing(s)) for s in p.sides),
+                             key=order))
         state = State(name, "deploy", 1, p.first, kings, (p.budget,) * len(p.sides), (0,) * len(p.sides),
-                      (0,) * len(p.sides), (), None, None, terrain, field_, 0,
+                      (0,) * len(p.sides), (), None, None, tuple(terrain), field_, 0,
                       tuple(0 if s in registered else None for s in p.sides), 0, None)
         if "units" in setup:
             state = self._position(state, setup)
