@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench specs clean
+.PHONY: run test bench specs goldens clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -25,6 +25,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/run.py
+
+## goldens: rewrite the golden perft files beside the traces from the reference (review the diff)
+goldens: $(STAMP)
+	$(BIN)/python -c "from refimpl.perft import write_goldens; print(*write_goldens(), sep='\n')"
 
 ## specs: re-render the data tables inside specs/*.md from refimpl/games/data/
 specs: $(STAMP)

@@ -267,9 +267,10 @@ def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(counts.json(), indent=2))
         return
-    for d, n in enumerate(counts.nodes):
-        click.echo(f"depth {d}: {n}")
-    for result, n in sorted(counts.results.items()):
+    for d, (n, finished) in enumerate(zip(counts.nodes, counts.results)):
+        ended = ", ".join(f"{r} {k}" for r, k in finished)
+        click.echo(f"depth {d}: {n}" + (f"  (finished: {ended})" if ended else ""))
+    for result, n in counts.totals().items():
         click.echo(f"finished, {result}: {n}")
 
 

@@ -1,34 +1,69 @@
 """Perft-style counts: how many action sequences (chance outcomes included, joint actions for
-simultaneous games) lead from the start to each depth, and how many end the game, by result.
+simultaneous games) lead from the start to each depth, and how many of them end the game there, by result.
 
 Like the perft files chess engines are checked against: golden counts live beside the traces
 (``traces/<game>/perft-<ruleset>.json``); the reference is checked against them by a test, and a
-build's legal-action lists by ``refimpl verify --perft`` through the protocol.
+build's legal-action lists and results by ``refimpl verify --perft`` through the protocol.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .driver import Driver, Op, Rejected
+from .driver import Driver, Op, Refused, Rejected
 from .games import GAMES, JSON
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
+NOTE = ("nodes[d]: action sequences of exactly d actions from the start, finished or not (chance outcomes and "
+        "joint actions count as actions); results[d]: those of them that end the game, by result")
+
+Results = tuple[tuple[str, int], ...]  # (result, count) sorted by result
 
 
-@dataclass
+@dataclass(frozen=True)
 class Counts:
-    """Sequences of exactly each length that are still going, and finished games by result."""
+    """Per depth d (0 is the start): the sequences of exactly d actions, and those that finished the game."""
 
-    nodes: list[int]  # nodes[d]: sequences of length d (d = 0 is the start)
-    results: dict[str, int] = field(default_factory=dict)
+    nodes: tuple[int, ...]
+    results: tuple[Results, ...]
 
     def json(self) -> dict[str, Any]:
-        return {"nodes": self.nodes, "results": dict(sorted(self.results.items()))}
+        return {"nodes": list(self.nodes), "results": [dict(r) for r in self.results]}
+
+    def totals(self) -> dict[str, int]:
+        """Finished games within the depth, by result."""
+        out: dict[str, int] = {}
+        for per_depth in self.results:
+            for result, n in per_depth:
+                out[result] = out.get(result, 0) + n
+        return dict(sorted(out.items()))
+
+
+def _leaf(result: str | None, left: int) -> Counts:
+    ends: Results = ((result, 1),) if result is not None else ()
+    return Counts((1,) + (0,) * left, (ends,) + ((),) * left)
+
+
+def _zero(left: int) -> Counts:
+    """No sequences at all: what an action one side does not list leads to."""
+    return Counts((0,) * (left + 1), ((),) * (left + 1))
+
+
+def _merge(children: list[Counts], left: int) -> Counts:
+    """The counts of a position from its children's (each ``left - 1`` deep)."""
+    nodes = [1] + [0] * left
+    results: list[dict[str, int]] = [{} for _ in range(left + 1)]
+    for child in children:
+        for d, n in enumerate(child.nodes):
+            nodes[d + 1] += n
+        for d, per_depth in enumerate(child.results):
+            for result, n in per_depth:
+                results[d + 1][result] = results[d + 1].get(result, 0) + n
+    return Counts(tuple(nodes), tuple(tuple(sorted(r.items())) for r in results))
 
 
 def perft(game: str, ruleset: str | None = None, depth: int = 2) -> Counts:
@@ -36,25 +71,13 @@ def perft(game: str, ruleset: str | None = None, depth: int = 2) -> Counts:
     engine = GAMES[game]
 
     @lru_cache(maxsize=None)
-    def walk(state: Any, left: int) -> tuple[tuple[int, ...], tuple[tuple[str, int], ...]]:
-        # (sequences of each further length, finished games by result), memoised per position
+    def walk(state: Any, left: int) -> Counts:  # memoised per position
         result = engine.outcome(state)
-        if result is not None:
-            return (1,) + (0,) * left, ((result, 1),)
-        if left == 0:
-            return (1,), ()
-        below = [0] * left
-        finished: dict[str, int] = {}
-        for action in engine.legal_actions(state):
-            counts, ends = walk(engine.apply(state, action), left - 1)
-            for i, n in enumerate(counts):
-                below[i] += n
-            for r, n in ends:
-                finished[r] = finished.get(r, 0) + n
-        return (1, *below), tuple(sorted(finished.items()))
+        if result is not None or left == 0:
+            return _leaf(result, left)
+        return _merge([walk(engine.apply(state, a), left - 1) for a in engine.legal_actions(state)], left)
 
-    counts, ends = walk(engine.new_state(ruleset), depth)
-    return Counts(list(counts), dict(ends))
+    return walk(engine.new_state(ruleset), depth)
 
 
 def golden_path(game: str, ruleset: str) -> Path:
@@ -66,49 +89,76 @@ def load_golden(game: str, ruleset: str) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
+def golden_json(game: str, ruleset: str, depth: int) -> str:
+    """The golden file's text for the reference's counts to ``depth``."""
+    doc = {"game": game, "ruleset": ruleset, "depth": depth, **perft(game, ruleset, depth).json(), "note": NOTE}
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def write_goldens() -> list[Path]:
+    """Rewrite every golden file at its own depth from the reference (``make goldens``)."""
+    written = []
+    for game, engine in sorted(GAMES.items()):
+        for ruleset in engine.info.rulesets:
+            golden = load_golden(game, ruleset)
+            if golden is not None:
+                golden_path(game, ruleset).write_text(golden_json(game, ruleset, golden["depth"]), encoding="utf-8")
+                written.append(golden_path(game, ruleset))
+    return written
+
+
 @dataclass(frozen=True)
 class Divergence:
-    """The first position (reached by ``path``) where the build's count differs, action by action."""
+    """The first position (reached by ``path``) where the build's counts differ, action by action."""
 
     path: tuple[JSON, ...]
     depth: int
-    expected: int
-    actual: int
-    breakdown: tuple[tuple[str, int, int], ...]  # (action, reference count, build count)
+    expected: Counts
+    actual: Counts
+    breakdown: tuple[tuple[str, Counts, Counts], ...]  # (action, reference, build)
 
     def __str__(self) -> str:
         where = " -> ".join(json.dumps(a, separators=(",", ":")) for a in self.path) or "the start"
-        lines = [f"after {where}: {self.actual} sequences of {self.depth} more actions, expected {self.expected}"]
-        lines += [f"  {action}: expected {e}, got {a}" for action, e, a in self.breakdown if e != a]
+        lines = [f"after {where}: {_show(self.actual)} in {self.depth} more actions, expected {_show(self.expected)}"]
+        lines += [f"  {action}: expected {_show(e)}, got {_show(a)}" for action, e, a in self.breakdown if e != a]
         return "\n".join(lines)
 
 
-def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergence | None:
-    """Walk the build's legal-action lists to ``depth`` and compare counts with the reference's.
+def _show(counts: Counts) -> str:
+    total = counts.nodes[-1]
+    finished = counts.totals()
+    return f"{total} sequences" + (f" ({', '.join(f'{r} {n}' for r, n in finished.items())} finished)" if finished
+                                   else "")
 
-    Returns the deepest first differing position (a per-action breakdown of its children), or None.
-    Raises DriverError / BuildBroke like any driver call.
-    """
+
+def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergence | None:
+    """Walk the build's legal-action lists to ``depth``, reading each position's result off the build's view,
+    and compare the counts with the reference's. Returns the deepest first differing position (a per-action
+    breakdown of its children), or None. Raises DriverError / BuildBroke like any driver call."""
     engine = GAMES[game]
 
-    def build_children(path: tuple[JSON, ...]) -> list[JSON]:
-        ops: list[Op] = [("start", game, ruleset, None, {})] + [("apply", a) for a in path] + [("legal",)]
+    def build_position(path: tuple[JSON, ...]) -> tuple[str | None, list[JSON]]:
+        """(the result the build shows after ``path``, its legal actions there)."""
+        ops: list[Op] = [("start", game, ruleset, None, {})] + [("apply", a) for a in path] + [("legal", None)]
         outcomes = list(driver.batch(ops))
+        if any(isinstance(o, (Rejected, Refused)) for o in outcomes[:-1]):
+            return None, []
+        result = engine.outcome_of_view(outcomes[-2])  # type: ignore[arg-type]
         legal = outcomes[-1]
-        if any(isinstance(o, Rejected) for o in outcomes[1:-1]):
-            return []
-        return legal if isinstance(legal, list) else []
+        return result, (legal if isinstance(legal, list) else [])
 
     @lru_cache(maxsize=None)
-    def ref_count(state: Any, left: int) -> int:
-        if left == 0 or engine.outcome(state) is not None:
-            return 1 if left == 0 else 0
-        return sum(ref_count(engine.apply(state, a), left - 1) for a in engine.legal_actions(state))
+    def ref_counts(state: Any, left: int) -> Counts:
+        result = engine.outcome(state)
+        if result is not None or left == 0:
+            return _leaf(result, left)
+        return _merge([ref_counts(engine.apply(state, a), left - 1) for a in engine.legal_actions(state)], left)
 
-    def build_count(path: tuple[JSON, ...], left: int) -> int:
-        if left == 0:
-            return 1
-        return sum(build_count(path + (a,), left - 1) for a in build_children(path))
+    def build_counts(path: tuple[JSON, ...], left: int) -> Counts:
+        result, legal = build_position(path)
+        if result is not None or left == 0:
+            return _leaf(result, left)
+        return _merge([build_counts(path + (a,), left - 1) for a in legal], left)
 
     def key(action: JSON) -> str:
         return json.dumps(action, sort_keys=True, separators=(",", ":"))
@@ -117,18 +167,22 @@ def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergen
     state = engine.new_state(ruleset)
     left = depth
     while left > 0:
+        if engine.outcome(state) is not None:
+            return None
         ours = {key(engine.action_json(a)): engine.apply(state, a) for a in engine.legal_actions(state)}
-        theirs = {key(a): a for a in build_children(path)}
+        _, listed = build_position(path)
+        theirs = {key(a): a for a in listed}
         rows = []
         for k in sorted(set(ours) | set(theirs)):
-            expected = ref_count(ours[k], left - 1) if k in ours else 0
-            actual = build_count(path + (theirs[k],), left - 1) if k in theirs else 0
+            expected = ref_counts(ours[k], left - 1) if k in ours else _zero(left - 1)
+            actual = build_counts(path + (theirs[k],), left - 1) if k in theirs else _zero(left - 1)
             rows.append((k, expected, actual))
-        total_expected, total_actual = sum(r[1] for r in rows), sum(r[2] for r in rows)
-        if total_expected == total_actual and all(e == a for _, e, a in rows):
+        if all(e == a for _, e, a in rows):
             return None
+        total_expected = _merge([e for _, e, _a in rows], left)
+        total_actual = _merge([a for _, _e, a in rows], left)
         wrong = next((k for k, e, a in rows if e != a and k in ours and k in theirs), None)
-        if wrong is None or left == 1:  # the lists themselves differ here
+        if wrong is None or left == 1:  # the lists themselves (or the results right after them) differ here
             return Divergence(path, left, total_expected, total_actual, tuple(rows))
         path, state, left = path + (theirs[wrong],), ours[wrong], left - 1
     return None

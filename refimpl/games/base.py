@@ -120,6 +120,13 @@ class Game(Generic[S, A]):
         """None while the game goes on, else one of ``info.results``."""
         raise NotImplementedError
 
+    def outcome_of_view(self, view: Mapping[str, JSON]) -> str | None:
+        """The outcome a state view shows (as ``outcome`` would give it): what the kit reads off a build's
+        view, so it can count finished games without the build's state. The views of most games carry it in
+        ``result``."""
+        result = view.get("result")
+        return result if isinstance(result, str) else None
+
     # --- helpers shared by the engines -------------------------------------------------------
     def _ruleset(self, ruleset: str | None) -> str:
         name = self.info.default_ruleset if ruleset is None else ruleset

@@ -528,6 +528,9 @@ class BlackFog(Game[State, dict]):
     def outcome(self, state: State) -> str | None:
         return "finished" if state.phase == "over" else None
 
+    def outcome_of_view(self, view: Mapping[str, JSON]) -> str | None:
+        return "finished" if view.get("phase") == "over" else None
+
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
         names = lambda tiles: [hexes.name(t) for t in sorted(tiles)]  # noqa: E731
         moving = self._moving(state) if state.phase == "animals" else None

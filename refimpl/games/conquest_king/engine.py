@@ -179,6 +179,12 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                    "dice": self._dice}[kind]
         return handler(state, action)
 
+    def outcome_of_view(self, view: Mapping[str, JSON]) -> str | None:
+        result = view.get("result")
+        if not isinstance(result, dict):
+            return None
+        return result.get("winner") or result.get("by")
+
     def outcome(self, state: State) -> str | None:
         if state.result is None:
             return None
