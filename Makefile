@@ -1,5 +1,7 @@
 # The two commands a newcomer runs (see README.md): `make run` and `make test`.
 PYTHON ?= python3.11
+# The kit starts many Python processes (builds, scenario runs, mutants): let them keep their bytecode.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

@@ -7,6 +7,7 @@ can print it without a traceback.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -121,11 +122,23 @@ def _dotted(path: Iterable[Any]) -> str:
     return text or "<top>"
 
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: 20x faster
+
+
+def _compose_and_load(text: str) -> tuple[yaml.Node | None, Any]:
+    """The YAML document's node tree (for line numbers) and its data, from one parse."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        return node, (loader.construct_document(node) if node is not None else None)
+    finally:
+        loader.dispose()
+
+
 def parse_trace(text: str, path: str = "<trace>") -> Trace:
     """Parse and check a trace's text. Raises TraceError naming ``path`` and the line."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = _compose_and_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         reason = getattr(exc, "problem", None) or str(exc)
@@ -146,6 +159,10 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
     if ruleset not in game.info.rulesets:
         raise TraceError(path, lines[("ruleset",)],
                          f"unknown ruleset {ruleset!r} for {game.info.name} (known: {', '.join(game.info.rulesets)})")
+    expect_lines: dict[int, list[tuple[tuple[Any, ...], int]]] = {}  # step -> its expect's paths, in one pass
+    for p, n in lines.items():
+        if len(p) > 3 and p[0] == "steps" and p[2] == "expect":
+            expect_lines.setdefault(p[1], []).append((p, n))
     steps = []
     for i, raw in enumerate(data["steps"]):
         line = lines[("steps", i)]
@@ -163,8 +180,7 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
             key = "reject" if "reject" in raw else "error"
             field_lines = {"rejected" if key == "reject" else "error": lines[("steps", i, key)]}
         else:
-            field_lines = {_dotted(p[3:]): n for p, n in lines.items()
-                           if p[:3] == ("steps", i, "expect") and len(p) > 3}
+            field_lines = {_dotted(p[3:]): n for p, n in expect_lines.get(i, [])}
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
                           reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
                           error=raw.get("error"), start=raw.get("start"), kind=kind,
@@ -175,13 +191,24 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
                  description=data.get("description", ""), data=data)
 
 
+_LOADED: dict[tuple[str, int, int], Trace] = {}  # (path, size, mtime): a trace read once per process
+
+
 def load_trace(path: str | Path) -> Trace:
-    """Read and check one trace file. Raises TraceError."""
+    """Read and check one trace file (from a cache while the file is unchanged). Raises TraceError."""
     try:
+        stat = os.stat(path)
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        if key in _LOADED:
+            return _LOADED[key]
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(str(path), None, f"cannot read: {exc}") from None
-    return parse_trace(text, str(path))
+    trace = parse_trace(text, str(path))
+    if len(_LOADED) > 4096:
+        _LOADED.clear()
+    _LOADED[key] = trace
+    return trace
 
 
 def find_traces(paths: Iterable[str | Path]) -> list[Path]:
