@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.serve import serve  # noqa: E402
-from tests.wrong_builds import beacon, conquest, lantern, ludo  # noqa: E402
+from tests.wrong_builds import beacon, black_fog, conquest, lantern, ludo  # noqa: E402
 
 VARIANTS = {
     # variant: (game, engine factory, the rule it breaks)
@@ -23,6 +23,9 @@ VARIANTS = {
     "install-lights-two": ("lantern-quay", lantern.InstallLightsTwo, "LQ-INST-2"),
     "capture-bonus": ("ludo", ludo.CaptureBonus, "LD-CAP-2"),
     "hard-ignores-risk": ("ludo", ludo.HardIgnoresRisk, "LD-CPU-3"),
+    "given-faces-skip-the-stream": ("ludo", ludo.GivenFacesSkipTheStream, "LD-DICE-1"),
+    "one-step-toward-feed": ("black-fog", black_fog.OneStepTowardFeed, "BF-ANIMAL-2"),
+    "no-bonus-no-penalty": ("black-fog", black_fog.NoBonusNoPenalty, "BF-SCORE-1"),
     "leaks-the-ambush": ("conquest-king", conquest.LeaksTheAmbush, "CK-HIDE-1"),
     "defender-wins-ties": ("conquest-king", conquest.DefenderWinsTies, "CK-ATK-4"),
 }

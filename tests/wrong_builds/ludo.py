@@ -30,3 +30,17 @@ class HardIgnoresRisk(Ludo):
 
     def cpu_move(self, t: Turn, level: str) -> None:
         super().cpu_move(t, "normal" if level == "hard" else level)
+
+
+class GivenFacesSkipTheStream(Ludo):
+    """Breaks LD-DICE-1: a face the caller gives does not use up a face of the seeded stream, so the next
+    seeded throw is the stream's next face rather than the k-th."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("ludo"))
+
+    def throw(self, t: Turn, face: int | None) -> None:
+        before = t.dice_state
+        super().throw(t, face)
+        if face is not None:
+            t.dice_state = before
