@@ -32,8 +32,8 @@ class Refused:
 
 
 # A request in a batch: ("start", game, ruleset, seed, setup) | ("apply", action) | ("restart",)
-# | ("view", observer) | ("legal", observer). Its outcome: a view, a Rejected, a Refused, or a list of
-# legal actions.
+# | ("view", observer) | ("legal", observer) | ("request", body): a request written out whole, as a trace may
+# send one to check the protocol itself. Its outcome: a view, a Rejected, a Refused, or a list of legal actions.
 Op = tuple[Any, ...]
 Outcome = Union[dict[str, JSON], Rejected, Refused, list[JSON]]
 
@@ -104,6 +104,8 @@ def request(op: Op) -> dict[str, JSON]:
         return {"op": "legal"} if len(op) < 2 or op[1] is None else {"op": "legal", "observer": op[1]}
     if kind == "restart":
         return {"op": "restart"}
+    if kind == "request":
+        return dict(op[1])
     raise ValueError(f"unknown op {kind!r}")
 
 
@@ -114,7 +116,7 @@ class BadAnswer(Exception):
 def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
     """The outcome of ``op`` from the build's answer. Raises BadAnswer for an answer of the wrong shape."""
     if message.get("ok") is True:
-        if op[0] == "legal":
+        if op[0] == "legal" or (op[0] == "request" and op[1].get("op") == "legal"):
             actions = message.get("actions")
             if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
                 raise BadAnswer("the answer to legal has no list of actions (objects with a type)")
@@ -125,7 +127,7 @@ def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
         return state
     if isinstance(message.get("rejected"), dict):
         rej = message["rejected"]
-        if op[0] != "apply":
+        if request(op).get("op") != "apply":
             raise BadAnswer(f"{request(op)['op']} answered with a rejection; only apply is rejected")
         return Rejected(str(rej.get("code")), str(rej.get("message", "")))
     error = message.get("error")

@@ -79,6 +79,8 @@ class Probe:
 def _step_op(trace: Trace, step: Step) -> Op:
     if step.is_restart:
         return ("restart",)
+    if step.kind == "request":
+        return ("request", dict(step.start or {}))
     if step.start is not None:
         s = step.start
         return ("start", trace.game, s.get("ruleset"), s.get("seed"), s.get("setup", {}))
@@ -125,7 +127,10 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None) -> tuple
     looks(None, start is not None and _refused(start))
     for step in trace.steps:
         answer = add(Probe(_step_op(trace, step), "step", step))
-        looks(step, step.reject is not None or step.error is not None or (answer is not None and _refused(answer)))
+        refused = step.reject is not None or step.error is not None or (answer is not None and _refused(answer))
+        if step.kind == "request" and not refused:
+            continue  # a request that is not a move: its own answer is all there is to check
+        looks(step, refused)
     return probes, answers
 
 
@@ -210,6 +215,8 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
         actual = outcome.code if isinstance(outcome, Refused) else _brief(outcome)
         return {"error": step.error}, None if actual == step.error else Difference("error", step.error, actual)
     expected = step.expect or {}
+    if isinstance(outcome, list):
+        return None, None  # a request's list of legal actions: the oracle judges it
     if isinstance(outcome, Rejected):
         return expected, Difference("rejected", None, f"{outcome.code}: {outcome.message}")
     if isinstance(outcome, Refused):
@@ -260,7 +267,7 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
                 if step is not None or trace.start is not None or oracle is not None:
                     current = StepResult(0 if step is None else step.number, None if step is None else step.line,
                                          step, expected, _show_outcome(outcome), diff, by_reference)
-                if not _refused(outcome):
+                if isinstance(outcome, dict):
                     before = outcome
             elif diff is not None and current is not None and current.ok:
                 current = replace(current, difference=diff, by_reference=by_reference)

@@ -44,8 +44,8 @@ class Step:
     expect: Mapping[str, JSON] | None = None
     reject: str | None = None
     error: str | None = None  # a start the build must refuse with this protocol error code
-    start: Mapping[str, JSON] | None = None  # the start fields of a start step
-    kind: str = "action"  # action | restart | start
+    start: Mapping[str, JSON] | None = None  # the fields of a start step, or the whole request of a request step
+    kind: str = "action"  # action | restart | start | request
     note: str | None = None
     views: Mapping[str, Mapping[str, JSON]] | None = None  # partial views by observer
     legal: list[JSON] | None = None  # the legal actions expected after the step, as a set
@@ -67,8 +67,8 @@ class Step:
         """A short human form of the step's request, for ledgers."""
         if self.kind == "restart":
             return "restart"
-        if self.kind == "start":
-            return " ".join(["start"] + flatten(dict(self.start or {})))
+        if self.kind in ("start", "request"):
+            return " ".join([self.kind] + flatten(dict(self.start or {})))
         if not isinstance(self.action, dict):
             return json.dumps(self.action)
         rest = {k: v for k, v in self.action.items() if k != "type"}
@@ -166,7 +166,7 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
     steps = []
     for i, raw in enumerate(data["steps"]):
         line = lines[("steps", i)]
-        kind = "restart" if "restart" in raw else "start" if "start" in raw else "action"
+        kind = next((k for k in ("restart", "start", "request") if k in raw), "action")
         action = raw.get("action")
         if kind == "action" and "reject" not in raw:
             # A step that expects success must name a real action of the game; a step that expects a
@@ -183,7 +183,7 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
             field_lines = {_dotted(p[3:]): n for p, n in expect_lines.get(i, [])}
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
                           reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
-                          error=raw.get("error"), start=raw.get("start"), kind=kind,
+                          error=raw.get("error"), start=raw.get("start") or raw.get("request"), kind=kind,
                           field_lines=field_lines))
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),

@@ -183,7 +183,7 @@ class Battle(Board):
             held = {u.at for u in state.units if u.side == side and not u.hidden}
             if all(g in held for g in p.gates[enemy]):
                 return self._finish(state, side, "gates")
-        return replace(state, phase="play") if state.phase == "combat" and not state.fights else state
+        return state
 
     def _finish(self, state: State, winner: str | None, how: str) -> State:
         return replace(state, phase="over", fights=(), result=(winner, how), finished_at=state.clock)
