@@ -77,8 +77,8 @@ function checkForm(action) {
   if (!isPlainObject(action) || !Object.hasOwn(action, 'type')) {
     return reject('malformed-action', 'an action is an object with a "type"');
   }
-  if (!sameKeys(action, ['type', 'claims'])) return reject('malformed-action', 'a claim has exactly the keys "type" and "claims"');
   if (action.type !== 'claim') return reject('unknown-action', `Beacon Lines has one action, "claim"; got ${JSON.stringify(action.type)}`);
+  if (!sameKeys(action, ['type', 'claims'])) return reject('malformed-action', 'a claim has exactly the keys "type" and "claims"');
   if (!isPlainObject(action.claims)) return reject('malformed-action', '"claims" maps each faction to a region');
   for (const [faction, entry] of Object.entries(action.claims)) {
     const ok = typeof entry === 'string' ||

@@ -42,7 +42,11 @@ const OPS = {
       if (!has(req, field)) return error('bad-request', `start needs "${field}"`);
     }
     const { game: name, seed, setup } = req;
-    if (seed !== null && !Number.isInteger(seed)) return error('bad-request', '"seed" must be an integer or null');
+    if (typeof name !== 'string') return error('bad-request', '"game" must be a name');
+    if (req.ruleset !== null && typeof req.ruleset !== 'string') return error('bad-request', '"ruleset" must be a name or null');
+    if (seed !== null && !(Number.isSafeInteger(seed) && seed >= 0)) {
+      return error('bad-request', '"seed" must be null or an integer from 0 to 2^53 - 1');
+    }
     if (!isPlainObject(setup)) return error('bad-request', '"setup" must be a mapping');
     const game = typeof name === 'string' && has(GAMES, name) ? GAMES[name] : null;
     if (!game) return error('unsupported', `no game ${JSON.stringify(name)}`);
