@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Union
 
 from .. import streams
-from .engine import YARD
+from .board import YARD
 
 if TYPE_CHECKING:
     from .engine import Ludo, State, Turn
