@@ -128,3 +128,26 @@ def test_equivalence_matches_ids_and_functions() -> None:
     site = next(s for s in population() if s.qualname == "Ludo.from_view")
     assert equivalence(site, load_equivalents()) is not None
     assert EQUIVALENTS.is_file()
+
+
+def test_what_only_the_kit_reads_is_never_mutated() -> None:
+    """``setup_of``, ``describe``, ``rules_of`` and the ``field_rules`` table serve the kit's fuzzer and
+    messages; no build is judged on them, so a mutant there could only ever be equivalent."""
+    source = textwrap.dedent('''
+        INFO = dict(name="x", field_rules={"score": ("XX-SCORE-1",)}, length=4)
+
+
+        class Game:
+            def setup_of(self, state):
+                return {"round": state + 1}
+
+            def describe(self, before, after):
+                return "moved" if before != after else None
+
+            def apply(self, state):
+                return state + 1
+    ''')
+    sites = python_sites("m.py", source)
+    assert {s.qualname for s in sites} == {"<module>", "Game.apply"}
+    assert not any("XX-SCORE-1" in s.before for s in sites)
+    assert any(s.before == "4" for s in sites)

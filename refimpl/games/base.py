@@ -7,7 +7,7 @@ other chance events are ordinary actions chosen by the caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 JSON = Any  # a JSON-compatible value: dict, list, str, int, bool or None
@@ -50,6 +50,16 @@ class GameInfo:
     results: tuple[str, ...]  # every value ``outcome`` can return once the game is over
     hidden_information: bool = False  # views differ by observer (the players in ``players``)
     typical_length: int = 100  # actions in a whole game, roughly: how long the fuzzer's games may be
+    # The rules a builder should read when a view field (a top-level key), a rejection ("rejected"), a refused
+    # start ("error") or the legal list ("legal") differs: what the kit's messages cite.
+    field_rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def rules_of(self, path: str) -> tuple[str, ...]:
+        """The rules that own the field at ``path`` (``pieces.human[2]``, ``view[gaias].units``, ``legal``)."""
+        if path.startswith("view["):
+            path = path.partition("].")[2] or path
+        top = path.split(".")[0].split("[")[0]
+        return self.field_rules.get(top, ())
 
     @property
     def spec(self) -> str:
@@ -102,6 +112,17 @@ class Game(Generic[S, A]):
         """Actions the rules accept now that ``legal_actions`` leaves out on purpose: a CPU's choice, a
         seeded throw, time passing. Fuzzers try them too."""
         return []
+
+    def setup_of(self, state: S) -> dict[str, JSON] | None:
+        """A ``setup`` for ``start`` that builds the position of ``state`` (as near as the game's set-ups can
+        say it), or None when the game has no set-ups or cannot express this position. The fuzzer starts
+        reproducers from it when that is shorter than the moves that reach the position."""
+        return None
+
+    def describe(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> str | None:
+        """What changed from view ``before`` to view ``after``, in the game's words ("cpu1 moved piece 2 from
+        13 to 17"), for messages; None when the views say it well enough."""
+        return None
 
     def is_chance(self, state: S) -> bool:
         """True when the next action is chosen by chance (a roll) rather than by a player."""

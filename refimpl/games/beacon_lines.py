@@ -27,6 +27,18 @@ INFO = GameInfo(
     chance=False,
     results=("red", "blue", "draw"),
     typical_length=12,
+    field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
+        "game": ("BL-VIEW-1",),
+        "ruleset": ("BL-VIEW-1", "BL-SCORE-2"),
+        "round": ("BL-R2", "BL-WIN-2", "BL-WIN-1", "BL-RESTART-1"),
+        "markers": ("BL-TURN-5", "BL-CTRL-1", "BL-MAP-4", "BL-RESTART-1"),
+        "control": ("BL-CTRL-2", "BL-CTRL-3", "BL-MAP-4", "BL-RESTART-1"),
+        "scores": ("BL-SCORE-1", "BL-SCORE-2", "BL-CTRL-2", "BL-RESTART-1"),
+        "result": ("BL-WIN-1", "BL-WIN-2", "BL-R4", "BL-WIN-3"),
+        "rejected": ("BL-FORM-1", "BL-FORM-2", "BL-TURN-2", "BL-TURN-4"),
+        "error": ("BL-START-1",),
+        "legal": ("BL-LEGAL-1", "BL-TURN-2", "BL-TURN-6", "BL-TURN-3"),
+    },
 )
 
 

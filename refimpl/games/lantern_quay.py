@@ -26,6 +26,21 @@ INFO = GameInfo(
     chance=True,
     results=("restored", "incomplete"),
     typical_length=30,
+    field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
+        "game": ("LQ-VIEW-1",),
+        "ruleset": ("LQ-VIEW-1", "LQ-TIME-1", "LQ-TIME-2"),
+        "round": ("LQ-R4", "LQ-END-1", "LQ-START-1", "LQ-RESTART-1"),
+        "phase": ("LQ-END-1", "LQ-R4", "LQ-ROLL-1", "LQ-ROLL-2"),
+        "brass": ("LQ-SALV-1", "LQ-FORGE-2", "LQ-FORGE-3", "LQ-TIME-1"),
+        "modules": ("LQ-FORGE-2", "LQ-FORGE-3", "LQ-INST-2", "LQ-TIME-1"),
+        "lenses": ("LQ-INST-2", "LQ-INST-1", "LQ-TIME-1", "LQ-START-1"),
+        "dice": ("LQ-R2", "LQ-PLACE-1", "LQ-ROLL-1", "LQ-R4"),
+        "placed": ("LQ-PLACE-1", "LQ-R4", "LQ-END-1", "LQ-R2"),
+        "result": ("LQ-END-1", "LQ-R1", "LQ-INST-2"),
+        "rejected": ("LQ-FORM-1", "LQ-FORM-2", "LQ-PLACE-1", "LQ-ROLL-2"),
+        "error": ("LQ-START-2", "LQ-R3"),
+        "legal": ("LQ-LEGAL-1", "LQ-PLACE-1", "LQ-R2", "LQ-ROLL-1"),
+    },
 )
 
 

@@ -7,7 +7,9 @@ function, the operator, the code before and after, and which occurrence of that 
 function it is. So an edit elsewhere in a file does not rename the mutants a review judged equivalent.
 
 Nothing inside the message of an error (the arguments after its code) is mutated: messages are free text
-for people and the kit compares only codes. Operators (after mutmut's and cosmic-ray's usual sets):
+for people and the kit compares only codes. Nor is what an engine has only for the kit itself, which no
+build is judged on: ``setup_of``, ``describe`` and ``rules_of`` (the fuzzer's shrinking and wording) and the
+``field_rules`` table (the rules a message cites). Operators (after mutmut's and cosmic-ray's usual sets):
 
 - ``compare``: ``<``/``<=``, ``>``/``>=``, ``==``/``!=``, ``in``/``not in``, ``is``/``is not`` swapped;
 - ``arith``: ``+``/``-`` swapped, ``*`` to ``+``, ``//`` and ``/`` to ``*``, ``%`` to ``//``, bit
@@ -45,6 +47,9 @@ _CALL_SWAP = {"min": "max", "max": "min", "any": "all", "all": "any"}
 # Calls whose arguments after the first are free-text messages (the first is a stable code).
 _MESSAGE_CALLS = {"IllegalAction", "MalformedAction", "BadSetup", "RuleViolation", "RequestError",
                   "ValueError", "KeyError", "TypeError", "AssertionError"}
+# What an engine has for the kit alone (the fuzzer's set-ups and wording, the rules a message cites).
+_KIT_ONLY_FUNCTIONS = {"setup_of", "describe", "rules_of"}
+_KIT_ONLY_KEYWORDS = {"field_rules"}
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise,
                       ast.Continue, ast.Break, ast.Delete, ast.Assert)
 
@@ -130,6 +135,10 @@ class _Finder:
     def walk(self, node: ast.AST, path: tuple[Any, ...], qualname: str, skip_strings: bool = False,
              annotation: bool = False, in_function: bool = False) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)) or _is_dunder_all(node):
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _KIT_ONLY_FUNCTIONS:
+            return
+        if isinstance(node, ast.keyword) and node.arg in _KIT_ONLY_KEYWORDS:
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             qualname = node.name if qualname == "<module>" else f"{qualname}.{node.name}"

@@ -29,6 +29,22 @@ INFO = GameInfo(
     chance=True,
     results=("finished",),
     typical_length=150,
+    field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
+        "game": ("BF-VIEW-1",),
+        "ruleset": ("BF-VIEW-1",),
+        "seed": ("BF-START-1", "BF-R6", "BF-VIEW-1"),
+        "round": ("BF-ROUND-1", "BF-FOG-1", "BF-FOG-2", "BF-START-1"),
+        "phase": ("BF-ROUND-1", "BF-R9", "BF-ANIMAL-6", "BF-FOG-2"),
+        "pending": ("BF-ANIMAL-6", "BF-ANIMAL-3", "BF-ANIMAL-1", "BF-FOG-1"),
+        "keepers": ("BF-MOVE-1", "BF-TAME-1", "BF-ACT-1", "BF-FOG-4"),
+        "animals": ("BF-ANIMAL-1", "BF-WHISTLE-1", "BF-RELEASE-1", "BF-FOG-4"),
+        "map": ("BF-FOG-1", "BF-FOG-2", "BF-FOG-3", "BF-MAP-4"),
+        "score": ("BF-SCORE-1", "BF-R13", "BF-R8", "BF-RELEASE-1"),
+        "draws": ("BF-R6", "BF-MAP-4", "BF-FOG-1", "BF-ANIMAL-1"),
+        "rejected": ("BF-FORM-1", "BF-FORM-2", "BF-ACT-1", "BF-MOVE-1"),
+        "error": ("BF-START-1", "BF-MAP-4", "BF-R7"),
+        "legal": ("BF-LEGAL-1", "BF-ACT-1", "BF-ACT-2", "BF-MOVE-1"),
+    },
 )
 MAIN_ACTIONS = ("whistle", "tame", "move", "feed")
 FREE_ACTIONS = ("release", "collect")
@@ -100,7 +116,7 @@ class BlackFog(Game[State, dict]):
             raise BadSetup("bad-setup", "animals is a list of {species, at}")
         animals = []
         for i, row in enumerate(rows, 1):
-            if row["species"] not in self.size_of:
+            if type(row["species"]) is not str or row["species"] not in self.size_of:
                 raise BadSetup("bad-setup", f"no species {row['species']!r} (species: {', '.join(self.size_of)})")
             animals.append(Animal(f"a{i}", row["species"], self.size_of[row["species"]], self._setup_tile(row["at"])))
         placed = setup.get("keepers", {})
@@ -129,6 +145,19 @@ class BlackFog(Game[State, dict]):
         if state.apple & fog or state.water & feed:
             raise BadSetup("bad-setup", "fog never covers a healthy apple tree, and no feed lies on water")
         return state
+
+    def setup_of(self, state: State) -> dict[str, JSON] | None:
+        """The set-up of ``state``'s map (healthy trees, water), wild animals, keepers, fog, feed and round
+        (which the set-up begins in its action phase); animals carried, saved or lost and withered trees
+        are left out. None once the game is over."""
+        if state.phase == "over":
+            return None
+        names = lambda tiles: [hexes.name(t) for t in sorted(tiles)]  # noqa: E731
+        return {"map": {"apple": names(state.apple), "water": names(state.water)},
+                "animals": [{"species": a.species, "at": hexes.name(a.at)} for a in state.animals
+                            if a.status == "wild" and a.at is not None],
+                "keepers": {k.id: hexes.name(k.at) for k in state.keepers if not k.lost},
+                "fog": names(state.fog), "feed": names(state.feed), "round": state.round}
 
     def _setup_tile(self, text: Any) -> Hex:
         """A tile of a set-up: ``"q,r"`` of the map. Raises BadSetup."""

@@ -27,8 +27,10 @@ class Deployment(Board):
                                                                                     "ambush"}:
                 raise BadSetup("bad-setup", f"a unit is {{side, kind, at, facing?, ambush?}}: {spec!r}")
             side, kind, at = spec["side"], spec["kind"], spec["at"]
+            if type(side) is not str or side not in p.sides or type(kind) is not str:
+                raise BadSetup("bad-setup", f"not a unit of this profile on the map: {spec!r}")
             facing, ambush = spec.get("facing", self._default_facing(side)), spec.get("ambush", False)
-            if side not in p.sides or kind not in p.units or facing not in STEPS or type(ambush) is not bool \
+            if kind not in p.units or type(facing) is not str or facing not in STEPS or type(ambush) is not bool \
                     or type(at) is not list or len(at) != 2 or not all(type(v) is int for v in at) \
                     or not self._on_map(tuple(at)):
                 raise BadSetup("bad-setup", f"not a unit of this profile on the map: {spec!r}")
@@ -64,13 +66,25 @@ class Deployment(Board):
                        side=p.sides.index(side), complete=(2,) * len(p.sides), serial=tuple(serial),
                        registered=(0,) * len(p.sides))
 
+    def setup_of(self, state: State) -> dict[str, Any] | None:
+        """The set-up of a position in play (units with their squares and facings, the hidden ambushes as
+        ambushes, kings out of their castles listed), its terrain, field, turn and side to move; None in
+        deployment, in combat and once the game is over. Units get new ids in list order."""
+        if state.phase != "play":
+            return None
+        units = [{"side": u.side, "kind": u.kind, "at": list(u.at), "facing": u.facing, "ambush": u.hidden}
+                 for u in state.units if u.kind != "king" or u.at != self.p.castles[u.side]]
+        return {"terrain": list(state.terrain), "field": state.field, "units": units, "turn": state.turn,
+                "side": self.p.sides[state.side]}
+
     def _deploy_squares(self, state: State, side: str) -> list[tuple[int, int]]:
         p = self.p
         cx = p.castles[side][0]
         castles = set(p.castles.values())
+        taken = {u.at for u in state.units if not u.hidden}
         return [(x, y) for y in range(p.height) for x in range(p.width)
                 if abs(x - cx) <= p.deploy_columns and (x, y) not in castles
-                and p.cost[self.terrain_at(state, (x, y))] is not None and self.unit_at(state, (x, y)) is None]
+                and p.cost[self.terrain_at(state, (x, y))] is not None and (x, y) not in taken]
 
     def _deploying(self, state: State, side: str) -> int:
         if side not in self.p.sides:

@@ -30,6 +30,24 @@ INFO = GameInfo(
     results=("sparkia", "gaias", "deleted", "reset"),
     hidden_information=True,
     typical_length=200,
+    field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
+        "game": ("CK-VIEW-1",),
+        "ruleset": ("CK-VIEW-1",),
+        "observer": ("CK-VIEW-1", "CK-HIDE-1"),
+        "phase": ("CK-DEPLOY-3", "CK-R7", "CK-R10", "CK-R11"),
+        "turn": ("CK-TURN-1", "CK-R3", "CK-R8", "CK-START-1"),
+        "side": ("CK-TURN-1", "CK-R3", "CK-R8", "CK-START-1"),
+        "terrain": ("CK-R1", "CK-TERRAIN-1", "CK-START-1"),
+        "units": ("CK-MOVE-1", "CK-HIDE-1", "CK-ATK-5", "CK-AMB-3"),
+        "deployment": ("CK-DEPLOY-2", "CK-DEPLOY-3", "CK-ARMY-1", "CK-R9"),
+        "combat": ("CK-ATK-2", "CK-ATK-3", "CK-AMB-4", "CK-R6"),
+        "last_combat": ("CK-ATK-4", "CK-ATK-5", "CK-AMB-3", "CK-R7"),
+        "result": ("CK-WIN-1", "CK-WIN-2", "CK-R10", "CK-R11"),
+        "lobby": ("CK-R11", "CK-LOBBY-2", "CK-LOBBY-5", "CK-START-1"),
+        "rejected": ("CK-FORM-1", "CK-FORM-2", "CK-R13", "CK-MOVE-1"),
+        "error": ("CK-START-1", "CK-R12", "CK-R1"),
+        "legal": ("CK-LEGAL-1", "CK-HIDE-1", "CK-R11", "CK-DEPLOY-1"),
+    },
 )
 
 
@@ -130,10 +148,11 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 out.append({"type": "complete", "side": side})
                 out += [{"type": "undeploy", "side": side, "at": list(u.at)} for u in state.units
                         if u.side == side and u.kind != "king"]
+                squares = self._deploy_squares(state, side)
                 for kind, row in p.units.items():
                     if row["price"] is None or row["price"] > state.gold[s]:
                         continue
-                    for at in self._deploy_squares(state, side):
+                    for at in squares:
                         out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
                         if not any(u.ambush for u in state.units if u.side == side):
                             out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
@@ -141,6 +160,7 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         if state.phase != "play":
             return []
         side = p.sides[state.side]
+        visible = {u.at: u for u in state.units if not u.hidden}
         for u in state.units:
             if u.side != side:
                 continue
@@ -153,7 +173,7 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 for facing in STEPS:
                     out.append({"type": "move", "from": list(u.at), "to": list(to), "facing": facing})
                     target = self._faced(to, facing)
-                    enemy = self.unit_at(state, target) if target else None
+                    enemy = visible.get(target) if target else None
                     if enemy is not None and enemy.side != side and not enemy.hidden:
                         out.append({"type": "move", "from": list(u.at), "to": list(to), "facing": facing,
                                     "attack": True})

@@ -3,6 +3,8 @@ enemy's visible ones."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..base import JSON, IllegalAction
 from .battle import Battle
 from .model import OBSERVERS, State, public
@@ -46,3 +48,19 @@ class Views(Battle):
                       "registered": {s: state.registered[i] for i, s in enumerate(p.sides)},
                       "archived": state.archived},
         }
+
+    def describe(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
+        """Which units moved, turned, appeared or were destroyed: "sparkia-1 [3, 2] -> [4, 2] facing e"."""
+        def units(view: Mapping[str, Any]) -> dict[str, Any]:
+            listed = view.get("units")
+            return {u.get("id"): u for u in listed if isinstance(u, dict)} if isinstance(listed, list) else {}
+        old, new = units(before), units(after)
+        said = []
+        for uid, u in new.items():
+            was = old.get(uid)
+            if was is None:
+                said.append(f"{uid} appears at {u.get('at')}")
+            elif (was.get("at"), was.get("facing")) != (u.get("at"), u.get("facing")):
+                said.append(f"{uid} {was.get('at')} -> {u.get('at')} facing {u.get('facing')}")
+        said += [f"{uid} destroyed" for uid in old if uid not in new]
+        return "; ".join(str(x) for x in said) or None

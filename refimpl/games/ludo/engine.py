@@ -28,6 +28,23 @@ INFO = GameInfo(
     chance=True,
     results=("human", "cpu1", "cpu2", "cpu3", "capped"),
     typical_length=300,
+    field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
+        "game": ("LD-VIEW-1",),
+        "ruleset": ("LD-VIEW-1",),
+        "seed": ("LD-START-1", "LD-R5", "LD-VIEW-1"),
+        "turn": ("LD-SEAT-2", "LD-ROLL-2", "LD-ROLL-3", "LD-MOVE-3"),
+        "phase": ("LD-MOVE-3", "LD-ROLL-3", "LD-END-1", "LD-END-2"),
+        "roll": ("LD-ROLL-1", "LD-MOVE-3", "LD-ROLL-3", "LD-DICE-1"),
+        "sixes": ("LD-R4", "LD-ROLL-3", "LD-ROLL-2", "LD-MOVE-3"),
+        "last_face": ("LD-ROLL-1", "LD-DICE-1", "LD-R5", "LD-START-1"),
+        "throws": ("LD-R3", "LD-R10", "LD-END-2", "LD-START-1"),
+        "decisions": ("LD-CPU-1", "LD-CPU-4", "LD-R5", "LD-START-1"),
+        "pieces": ("LD-MOVE-1", "LD-CAP-1", "LD-ROLL-2", "LD-R1"),
+        "result": ("LD-END-1", "LD-END-2", "LD-R10"),
+        "rejected": ("LD-FORM-1", "LD-FORM-2", "LD-MOVE-4", "LD-MOVE-2"),
+        "error": ("LD-START-1", "LD-R11"),
+        "legal": ("LD-LEGAL-1", "LD-MOVE-4", "LD-MOVE-2", "LD-ROLL-2"),
+    },
 )
 LEVELS = ("easy", "normal", "hard")
 
@@ -147,6 +164,28 @@ class Ludo(Game[State, Action]):
             dice, _face = streams.next_face(dice)
         return State(name, seed, b.seats.index(turn), "roll", 0, 0, throws, 0,
                      tuple(tuple(p) for p in pieces), None, 0, dice, (seed ^ b.decisions_xor) & streams.MASK)
+
+    def setup_of(self, state: State) -> dict[str, JSON] | None:
+        """The set-up of ``state``'s pieces, seat to throw and throws made (the set-up starts in phase roll,
+        with no sixes and the decision stream at its start); None once the game is over."""
+        if state.result is not None:
+            return None
+        seats = self.board.seats
+        return {"pieces": {seat: list(state.pieces[i]) for i, seat in enumerate(seats)},
+                "turn": seats[state.turn], "throws": state.throws}
+
+    def describe(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> str | None:
+        """Which pieces moved: "human piece 2: 13 -> 19; cpu1 piece 0: 19 -> -1 (to the yard)"."""
+        old, new = before.get("pieces"), after.get("pieces")
+        if not isinstance(old, dict) or not isinstance(new, dict):
+            return None
+        moves = []
+        for seat, steps in new.items():
+            was = old.get(seat)
+            if isinstance(steps, list) and isinstance(was, list) and len(was) == len(steps):
+                moves += [f"{seat} piece {i}: {a} -> {b}" + (" (to the yard)" if b == YARD else "")
+                          for i, (a, b) in enumerate(zip(was, steps)) if a != b]
+        return "; ".join(moves) or "no piece moved"
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
