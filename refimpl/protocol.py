@@ -89,6 +89,15 @@ class BuildProcess:
             return
         del self._pending[:written]
 
+    def _end_input(self) -> None:
+        """Close the build's stdin (everything sent has been taken)."""
+        self._in_closed = True
+        self._watch_stdin()
+        try:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+
     def _read(self, fd: int) -> bytes:
         try:
             return os.read(fd, 1 << 16)
@@ -207,6 +216,8 @@ class BuildProcess:
             self.send({"id": quit_id, "op": "quit"})
             deadline = time.monotonic() + 2
             while self.proc.poll() is None and time.monotonic() < deadline and not self._out_eof:
+                if not self._pending and not self._in_closed:
+                    self._end_input()  # a build that reads until end of input ends here too
                 self._pump(deadline)
                 self._lines.clear()
         _kill_group(self.proc)

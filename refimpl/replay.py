@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from contextlib import closing
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .compare import Difference, first_difference, project, whole_difference
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected
@@ -87,17 +87,25 @@ def _step_op(trace: Trace, step: Step) -> Op:
     return ("apply", step.action)
 
 
+def moves(probe: Probe) -> bool:
+    """Whether a step's request may change the game (so its answer is the full view to compare a later
+    rejection with): every request but ``state`` and ``legal`` sent as written."""
+    return probe.op[0] != "request" or probe.op[1].get("op") not in ("state", "legal")
+
+
 def _refused(outcome: Outcome) -> bool:
     return isinstance(outcome, (Rejected, Refused))
 
 
-def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None) -> tuple[list[Probe], list[Outcome]]:
+def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
+         legal_at: Callable[[Step | None], bool] | None = None) -> tuple[list[Probe], list[Outcome]]:
     """The requests that replay ``trace`` and check it, and (with an oracle) the oracle's answer to each.
 
     Without an oracle: each step's request, the views and legal list the step asks about, and a state
     request after an expected refusal (nothing may change). With one: after every accepted request,
     every player's view (games with hidden information) and the legal lists (the referee's and, with
-    hidden information, each player's) when the build lists legal actions.
+    hidden information, each player's) when the build lists legal actions; ``legal_at`` (the fuzzer's)
+    limits the oracle's legal lists to the steps it names (None: the start).
     """
     info = GAMES[trace.game].info if trace.game in GAMES else None
     players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
@@ -116,7 +124,8 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None) -> tuple
         for observer in named + ([p for p in players if p not in named] if not refused else []):
             add(Probe(("view", observer), "view", step, observer))
         wants_legal = step is not None and step.legal is not None
-        if lists_legal and not refused and (wants_legal or oracle is not None):
+        oracle_wants = oracle is not None and (legal_at is None or legal_at(step))
+        if lists_legal and not refused and (wants_legal or oracle_wants):
             add(Probe(("legal", None), "legal", step))
             for player in players:
                 add(Probe(("legal", player), "legal", step, player))
@@ -140,6 +149,8 @@ def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") ->
     """Legal actions compared as sets; the difference names what is missing and what is extra."""
     if not isinstance(listed, list):
         return Difference(path, "a list of actions", _show_outcome(listed))
+    if len(listed) == len(expected) and json.dumps(listed) == json.dumps(expected):
+        return None  # the same list in the same order (most builds): no need to compare action by action
     key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
     ours, theirs = {key(a) for a in expected}, {key(a) for a in listed}
     if ours == theirs:
@@ -267,7 +278,7 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
                 if step is not None or trace.start is not None or oracle is not None:
                     current = StepResult(0 if step is None else step.number, None if step is None else step.line,
                                          step, expected, _show_outcome(outcome), diff, by_reference)
-                if isinstance(outcome, dict):
+                if isinstance(outcome, dict) and moves(probe):
                     before = outcome
             elif diff is not None and current is not None and current.ok:
                 current = replace(current, difference=diff, by_reference=by_reference)
@@ -321,5 +332,5 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
             yield _check(trace, probes, outcomes, answers if oracle is not None else None)
 
 
-__all__ = ["replay", "replay_all", "plan", "outcome_difference", "TraceResult", "StepResult", "Probe",
+__all__ = ["replay", "replay_all", "plan", "moves", "outcome_difference", "TraceResult", "StepResult", "Probe",
            "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

@@ -225,6 +225,17 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
+class _TraceDumper(yaml.SafeDumper):
+    """Short lists of plain values on one line (``[-1, -1, 12, 4]``, ``[3, 2]``), the rest in block style."""
+
+    def represent_list(self, data: list[Any]) -> yaml.Node:
+        flat = all(not isinstance(x, (dict, list)) for x in data) and len(repr(data)) <= 60
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
+
+
+_TraceDumper.add_representer(list, _TraceDumper.represent_list)
+
+
 def dump_trace(data: Mapping[str, JSON]) -> str:
     """A trace mapping as YAML text in the key order the format documents."""
-    return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=110)
+    return yaml.dump(dict(data), Dumper=_TraceDumper, sort_keys=False, allow_unicode=True, width=110)
