@@ -124,57 +124,86 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
 @click.option("--impl", "command", default=None, help="Shell command of the build (default: the reference).")
 @click.option("--game", required=True, help="The game to fuzz.")
 @click.option("--ruleset", default=None, help="The ruleset (default: the game's default).")
-@click.option("--examples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Random games to play before giving up.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The same seed gives the same run.")
+@click.option("--examples", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Cases per campaign before it gives up.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The same seed (and --jobs) gives the same run.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Independent campaigns, one process each, with seeds derived from --seed.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
-              help="Longest game, in actions (default: the game's typical length).")
+              help="Longest case, in requests after the start (default: the game's typical length).")
+@click.option("--shrink-time", type=click.FloatRange(min=0), default=20.0, show_default=True,
+              help="Seconds to spend shrinking a finding (the report says when this cut it short).")
+@click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds a campaign may search before giving up (default: until --examples).")
 @click.option("--out", default="fuzz-out", show_default=True, help="Folder for the reproducer trace.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True)
-@click.option("--twice", is_flag=True, help="Send every game twice and report answers that differ.")
-@click.option("--shrink", "shrink_budget", type=click.IntRange(min=0), default=400, show_default=True,
-              help="Games to spend shrinking after the first divergence.")
-def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, max_steps: int | None,
-             out: str, timeout: float, twice: bool, shrink_budget: int) -> None:
-    """Play random games against a build and the reference; shrink the first divergence to a trace.
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Seconds the build may take to answer one request.")
+@click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, jobs: int,
+             max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
+             twice: bool, fmt: str) -> None:
+    """Send random cases to a build and to the reference and compare every answer; shrink the first
+    difference to a short trace.
 
-    Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage, 3 the build broke.
+    A case starts from the opening, from a position reached by play or from a drawn set-up, then sends
+    legal actions, actions with one or several faults, malformed ones, restarts, new starts (valid or
+    not) and other requests. Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage,
+    3 the build broke (crashed, hung, or answered out of protocol; reproducer written when it can be).
     """
-    from .fuzz import ReferenceCrashed, fuzz
+    from .fuzz import BROKE, DIVERGES, FuzzSettings, fuzz
 
     if game not in GAMES:
         _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
+    settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs)
     try:
-        result = fuzz(command, game, ruleset, examples, seed, out, max_steps, timeout, twice, shrink_budget)
+        result = fuzz(command, settings, out)
     except BuildBroke as exc:
-        click.echo(f"BUILD BROKE: {exc}", err=False)
+        click.echo(f"BUILD BROKE: {exc}")
         if exc.stderr_tail:
             click.echo("build stderr (last lines):\n" + "\n".join("  | " + s for s in exc.stderr_tail.splitlines()))
         sys.exit(Exit.BUILD_BROKE)
     except DriverError as exc:
         _fail(str(exc))
-    except ReferenceCrashed as exc:
-        _fail(f"a bug of the kit, please report it: {exc}")
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user; say what happened
-        _fail(f"fuzz stopped unexpectedly ({type(exc).__name__}): {str(exc).splitlines()[0] if str(exc) else ''}")
-    click.echo(f"fuzzed {game} {result.ruleset} against {result.build}: {result.stats['games']} games, "
-               f"{result.stats['actions']} actions")
-    code = Exit.CONFORMS
-    if result.mismatch is not None:
-        m = result.mismatch
-        click.echo(f"DIVERGES at step {m.step} of a shrunk game of {len(m.steps)} steps: {m.difference}")
-        click.echo(f"reproducer: {result.trace_path}  (refimpl verify --impl ... --traces {result.trace_path})")
-        code = Exit.DOES_NOT_CONFORM
+        _fail(f"a bug of the kit, please report it: fuzz stopped ({type(exc).__name__}): "
+              f"{str(exc).splitlines()[0] if str(exc) else ''}")
+    finding = result.finding
+    if fmt == "json":
+        click.echo(json.dumps(result.json(), indent=2))
     else:
-        click.echo("no divergence found")
-    if result.nondeterministic is not None:
-        click.echo(f"NOT DETERMINISTIC: the same game answered differently at answer "
-                   f"{result.nondeterministic.step}: {result.nondeterministic.difference}")
-        code = Exit.DOES_NOT_CONFORM
-    sys.exit(code)
+        click.echo(f"fuzzed {game} {result.ruleset} against {result.build}: {result.cases} cases, "
+                   f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
+                   f"{max(c.seconds for c in result.campaigns):.1f} s")
+        if finding is None:
+            timed = any(c.timed_out for c in result.campaigns)
+            click.echo("no divergence found" + (" (--max-time ended the search)" if timed else ""))
+        else:
+            div = result.divergence
+            what = {DIVERGES: "DIVERGES", BROKE: "BUILD BROKE"}.get(finding.kind, "NOT DETERMINISTIC")
+            click.echo(f"{what}: first {'found' if finding.kind != BROKE else 'broke'} after "
+                       f"{finding.found_after:.1f} s; shrunk from "
+                       f"{finding.first_steps} to {finding.steps()} steps in {finding.shrink_seconds:.1f} s"
+                       + (" (--shrink-time cut shrinking short)" if finding.shrink_cut else ""))
+            if finding.kind == BROKE:
+                click.echo(f"the build broke: {finding.cause}")
+                if finding.stderr:
+                    click.echo("build stderr (last lines):\n" + "\n".join("  | " + s for s in
+                                                                             finding.stderr.splitlines()))
+            if div is not None:
+                click.echo(f"at step {div.step}: {div.headline}")
+                for line in result.explanation:
+                    click.echo("  " + line)
+            if result.trace_path:
+                click.echo(f"reproducer: {result.trace_path} ({result.replays}; "
+                           f"refimpl verify --impl ... --traces {result.trace_path})")
+    if finding is None:
+        sys.exit(Exit.CONFORMS)
+    sys.exit(Exit.BUILD_BROKE if finding.kind == BROKE else Exit.DOES_NOT_CONFORM)
 
 
 @main.command("mutants")
@@ -191,11 +220,15 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
 @click.option("--min-score", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when any game's score (percent) is below this.")
 @click.option("--id", "ids", multiple=True, help="Only the mutant with this id (repeatable; overrides --sample).")
+@click.option("--judge", type=click.Choice(["verify", "fuzz"]), default="verify", show_default=True,
+              help="What judges each mutant: verify (stops at the first failure) or a default-settings fuzz "
+                   "(records time to find and reproducer length).")
 @click.option("--list", "list_only", is_flag=True, help="List the sampled mutants; run nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: str, fresh: bool, timeout: float,
-                min_score: float | None, ids: tuple[str, ...], list_only: bool, fmt: str, quiet: bool) -> None:
+                min_score: float | None, ids: tuple[str, ...], judge: str, list_only: bool, fmt: str,
+                quiet: bool) -> None:
     """Measure the kit's power: serve single-point mutants of the reference engines as outside builds and
     count how many verify tells apart (killed), sees crash (broke), or misses (survived).
 
@@ -237,9 +270,9 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     from pathlib import Path
 
-    records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress)
+    records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge)
     result = score(records, chosen, judgements)
-    header = (f"Mutants: {len(chosen)} of {len(everything)} (sample {size or 'all'}, seed {seed}); "
+    header = (f"Mutants: {len(chosen)} of {len(everything)} (sample {size or 'all'}, seed {seed}), judged by {judge}; "
               f"results in {out}/results.jsonl\n")
     if fmt == "json":
         click.echo(json.dumps(score_json(result), indent=2))

@@ -22,7 +22,7 @@ from refimpl.serve import Session  # noqa: E402
 
 MODES = ["crash-at-start", "silent-at-start", "crash-mid", "hang-mid", "not-json", "partial-line",
          "flood-stdout", "flood-stderr-then-crash", "noisy-stderr", "wrong-protocol", "exit-early",
-         "child-left-behind", "wrong-id", "clock-in-state"]
+         "child-left-behind", "wrong-id", "clock-in-state", "legal-non-objects"]
 
 
 def out(text: str) -> None:
@@ -55,6 +55,8 @@ def main() -> None:
             response["protocol"] = 2
         if args.mode == "clock-in-state" and isinstance(response.get("state"), dict):
             response["state"]["served_at"] = time.time_ns()  # depends on the clock: passes traces, not --twice
+        if args.mode == "legal-non-objects" and isinstance(response.get("actions"), list) and response["actions"]:
+            response["actions"][0] = 1  # the protocol lists actions as objects
         if args.mode == "noisy-stderr":
             sys.stderr.write("debug: " + "x" * 10_000 + "\n")
         if request.get("op") == "apply":

@@ -167,8 +167,9 @@ class Ludo(Game[State, Action]):
 
     def setup_of(self, state: State) -> dict[str, JSON] | None:
         """The set-up of ``state``'s pieces, seat to throw and throws made (the set-up starts in phase roll,
-        with no sixes and the decision stream at its start); None once the game is over."""
-        if state.result is not None:
+        with no sixes and the decision stream at its start); None once the game is over, or when the
+        cap's last throw is being played out (a set-up's throws are fewer than the cap)."""
+        if state.result is not None or state.throws >= self.board.cap:
             return None
         seats = self.board.seats
         return {"pieces": {seat: list(state.pieces[i]) for i, seat in enumerate(seats)},

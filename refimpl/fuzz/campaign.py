@@ -1,0 +1,348 @@
+"""``refimpl fuzz``: campaigns of random cases against a build and the reference, and the report.
+
+A campaign draws cases with Hypothesis (``find`` over ``st.data()``), sends each to the build in one
+batch, and judges every answer against the reference. The first failure (a divergence, or the build
+crashing or hanging) is shrunk, by Hypothesis and then by the passes in ``shrink.py``, inside a time
+budget. ``--jobs N`` runs N campaigns with seeds derived from ``--seed`` in N processes and keeps the
+smallest finding (ties: the lowest job), so the same seed and job count give the same result. The
+finding is judged once more the way ``verify`` judges a trace (legal lists after every step), written
+as a trace, and replayed through the ordinary replay path to check it shows the same mismatch.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from ..driver import BuildBroke, DriverError, ReferenceDriver
+from ..executor import run_jobs
+from ..games import GAMES
+from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from ..replay import replay_all
+from ..trace import dump_trace, load_trace
+from .cases import Case, CaseShape, draw_case
+from .draw import Draw, same_draws_everywhere
+from .judge import Divergence, Judged, explain, judge
+from .reproducer import reproducer
+from .shrink import Shrinker
+
+DIVERGES, BROKE, NONDETERMINISTIC = "diverges", "broke", "nondeterministic"
+# Hypothesis's shrinking stops after this many tries in a row that do not make the case smaller (a count, not
+# a time, so the same seed shrinks the same way); the passes in ``shrink.py`` take it from there.
+STALE_SHRINKS = 40
+# While shrinking a hang, a request gets this long (or --timeout, if shorter): each try that still hangs costs
+# it. The reproducer is replayed with the full --timeout afterwards.
+HANG_SHRINK_TIMEOUT = 1.0
+
+
+@dataclass(frozen=True)
+class FuzzSettings:
+    """Everything that decides a fuzz run (the same settings give the same run)."""
+
+    game: str
+    ruleset: str | None = None
+    examples: int = 300  # cases per campaign before it gives up
+    seed: int = 0
+    max_steps: int | None = None  # longest case, in requests after the start (default: the game's length)
+    shrink_time: float = 20.0  # seconds to shrink a finding
+    max_time: float | None = None  # seconds a campaign may search (None: until ``examples``)
+    timeout: float = DEFAULT_TIMEOUT
+    twice: bool = False  # send every case twice and compare the answers
+    jobs: int = 1
+
+    def job_seed(self, job: int) -> int:
+        """Job 0 runs ``seed`` itself, so one job and the first of several agree."""
+        return self.seed if job == 0 else random.Random(f"{self.seed}/{job}").getrandbits(48)
+
+
+@dataclass
+class Finding:
+    kind: str  # diverges | broke | nondeterministic
+    case: dict[str, Any]  # Case.json(), shrunk
+    found_after: float  # seconds from the campaign's start
+    first_steps: int  # steps of the case as first found
+    shrink_seconds: float = 0.0
+    shrink_cut: bool = False  # the time budget stopped shrinking early
+    cause: str = ""  # for broke: the build's fault (crashed, hung, ...) and message
+    stderr: str = ""
+
+    def steps(self) -> int:
+        return len(self.case["steps"])
+
+
+@dataclass
+class CampaignResult:
+    job: int
+    seed: int
+    cases: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+    finding: Finding | None = None
+    timed_out: bool = False  # max_time ended the search
+
+
+@dataclass(frozen=True)
+class CampaignJob:
+    command: str
+    settings: FuzzSettings
+    ruleset: str
+    job: int
+
+
+def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> CampaignResult:
+    """One campaign: search, then shrink the first finding. Never raises for the build's faults."""
+    s = job.settings
+    engine = GAMES[s.game]
+    seed = s.job_seed(job.job)
+    result = CampaignResult(job.job, seed)
+    shape = CaseShape(max_steps=s.max_steps or engine.info.typical_length, depth=engine.info.typical_length // 2)
+    started = time.monotonic()
+    build: list[ProtocolDriver | None] = [driver]
+    found: dict[str, Any] = {}  # kind, case, at (seconds), first_steps
+    broke: dict[str, tuple[str, str]] = {}  # cause: (the build's fault, its stderr) the first time it broke
+
+    def connect() -> ProtocolDriver:
+        if build[0] is None or not build[0].alive:
+            if build[0] is not None:
+                build[0].close()
+            timeout = s.timeout
+            if broke.get("cause", ("",))[0].startswith("hung"):
+                timeout = min(timeout, HANG_SHRINK_TIMEOUT)  # shrinking a hang: every case that hangs waits
+            build[0] = ProtocolDriver(job.command, timeout)
+        return build[0]
+
+    def run(case: Case) -> tuple[str | None, int]:
+        """(what went wrong, the step it went wrong at) for one case."""
+        try:
+            if found.get("kind") == BROKE and build[0] is not None:
+                build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
+                build[0] = None
+            target = connect()
+            judged = judge(case, target, "legal" in target.capabilities)
+        except BuildBroke as exc:
+            result.cases += 1
+            broke.setdefault("cause", (f"{exc.cause}: {exc.message}", exc.stderr_tail))
+            if build[0] is not None:
+                build[0].close()
+                build[0] = None
+            return BROKE, getattr(exc, "step", len(case.steps))
+        result.cases += 1
+        result.requests += len(judged.probes)
+        if judged.divergence is not None:
+            return DIVERGES, judged.divergence.step
+        if s.twice:
+            again = list(target.batch([p.op for p in judged.probes]))
+            if again != judged.outcomes:
+                return NONDETERMINISTIC, len(case.steps)
+        return None, 0
+
+    def cut(case: Case, step: int, kind: str) -> Case:
+        return case.with_steps(case.steps[:step]) if kind in (DIVERGES, BROKE) else case
+
+    hypothesis_until = [float("inf")]
+    hypothesis_cut = [False]
+
+    since_improved = [0]
+
+    def fails(data: Any) -> bool:
+        now = time.monotonic()
+        if found:
+            since_improved[0] += 1
+            if since_improved[0] > STALE_SHRINKS:
+                return False  # Hypothesis has not made the case smaller for a while: on to the passes
+        if now > hypothesis_until[0]:
+            hypothesis_cut[0] = True
+            return False
+        if s.max_time is not None and not found and now - started > s.max_time:
+            result.timed_out = True
+            return False
+        case = draw_case(Draw(data), s.game, job.ruleset, shape)
+        kind, step = run(case)
+        if kind is None or (found and kind != found["kind"]):
+            return False
+        case = cut(case, step, kind)
+        if not found:
+            found.update(kind=kind, case=case, at=now - started, first_steps=len(case.steps))
+            hypothesis_until[0] = time.monotonic() + s.shrink_time * 0.5
+        elif case.size() < found["case"].size():
+            found["case"] = case
+            since_improved[0] = 0
+        return True
+
+    config = settings(max_examples=s.examples, database=None, deadline=None, derandomize=False,
+                      suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                      report_multiple_bugs=False)
+    try:
+        with same_draws_everywhere():
+            find(st.data(), fails, settings=config, random=random.Random(seed))
+    except HypothesisException:
+        pass  # NoSuchExample, or Hypothesis giving up: the smallest finding, if any, is in ``found``
+    if found:
+        def check(case: Case) -> int | None:
+            kind, step = run(case)
+            return step if kind == found["kind"] else None
+
+        shrinker = Shrinker(check, found["at"] + started + s.shrink_time)
+        case = shrinker.run(found["case"])
+        cause, stderr = broke.get("cause", ("", "")) if found["kind"] == BROKE else ("", "")
+        result.finding = Finding(found["kind"], case.json(), round(found["at"], 3), found["first_steps"],
+                                 round(time.monotonic() - started - found["at"], 3),
+                                 shrinker.cut or hypothesis_cut[0], cause, stderr)
+    if driver is None and build[0] is not None:
+        build[0].close()
+    result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+@dataclass
+class FuzzReport:
+    settings: FuzzSettings
+    ruleset: str
+    build: str = ""
+    campaigns: list[CampaignResult] = field(default_factory=list)
+    finding: Finding | None = None
+    divergence: Divergence | None = None
+    explanation: list[str] = field(default_factory=list)
+    trace_path: str | None = None
+    replays: str = ""  # what replaying the reproducer through verify's path showed
+
+    @property
+    def cases(self) -> int:
+        return sum(c.cases for c in self.campaigns)
+
+    @property
+    def requests(self) -> int:
+        return sum(c.requests for c in self.campaigns)
+
+    def json(self) -> dict[str, Any]:
+        d = self.divergence
+        return {"game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
+                "settings": asdict(self.settings), "cases": self.cases, "requests": self.requests,
+                "campaigns": [asdict(c) for c in self.campaigns],
+                "finding": None if self.finding is None else {
+                    "kind": self.finding.kind, "steps": self.finding.steps(), "first_steps": self.finding.first_steps,
+                    "found_after": self.finding.found_after, "shrink_seconds": self.finding.shrink_seconds,
+                    "shrink_cut": self.finding.shrink_cut, "cause": self.finding.cause},
+                "divergence": None if d is None else {"step": d.step, "request": d.request, "headline": d.headline,
+                                                      "path": d.difference.path,
+                                                      "expected": _plain(d.difference.expected),
+                                                      "actual": _plain(d.difference.actual)},
+                "explanation": self.explanation, "reproducer": self.trace_path, "replays": self.replays}
+
+
+def _plain(value: Any) -> Any:
+    import json
+
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
+         progress: Callable[[str], None] | None = None) -> FuzzReport:
+    """Fuzz the build started by ``command``. Raises DriverError when it does not declare the game and
+    ruleset, BuildBroke when it breaks before any case runs (at its start or ``hello``)."""
+    s = settings_
+    engine = GAMES[s.game]
+    ruleset = s.ruleset or engine.info.default_ruleset
+    report = FuzzReport(s, ruleset)
+    driver = ProtocolDriver(command, s.timeout)
+    try:
+        report.build = f"{driver.name} {driver.version}".strip()
+        if not driver.supports(s.game, ruleset):
+            raise DriverError("unsupported", f"{report.build} does not declare {s.game} {ruleset}")
+        jobs = [CampaignJob(command, s, ruleset, i) for i in range(max(1, s.jobs))]
+        if len(jobs) == 1:
+            report.campaigns = [run_campaign(jobs[0], driver)]
+        else:
+            report.campaigns = sorted((r for _, r in run_jobs(run_campaign, jobs, len(jobs))), key=lambda r: r.job)
+        found = [c for c in report.campaigns if c.finding is not None]
+        if found:
+            best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]
+            report.finding = best.finding
+            _conclude(report, driver, command, Path(out))
+    finally:
+        driver.close()
+    return report
+
+
+def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path) -> None:
+    """Judge the finding as verify will, write it as a trace and replay that trace to confirm it."""
+    finding = report.finding
+    assert finding is not None
+    s = report.settings
+    case = Case.from_json(finding.case)
+    title = {DIVERGES: "fuzz reproducer", BROKE: "fuzz reproducer: the build broke",
+             NONDETERMINISTIC: "fuzz reproducer: answers differ between two runs"}[finding.kind]
+    judged: Judged | None = None
+    if finding.kind == DIVERGES:
+        if not driver.alive:
+            driver = ProtocolDriver(command, s.timeout)
+        try:
+            judged = judge(case, driver, "legal" in driver.capabilities, full=True)
+        except BuildBroke as exc:
+            finding.kind, finding.cause = BROKE, f"{exc.cause}: {exc.message}"
+        if judged is not None and judged.divergence is None:
+            judged = judge(case, driver, "legal" in driver.capabilities)
+        if judged is not None and judged.divergence is not None:
+            div = judged.divergence
+            case = case.with_steps(case.steps[:div.step])
+            judged = judge(case, driver, "legal" in driver.capabilities, full=True)
+    if judged is None or judged.divergence is None:
+        judged = judge(case, ReferenceDriver(), True, full=True)  # the reference's answers, for the trace
+        if finding.kind == DIVERGES:
+            report.replays = "the finding did not diverge again: the build answers differently from run to run"
+            finding.kind = NONDETERMINISTIC
+    report.divergence = judged.divergence
+    if judged.divergence is not None:
+        title = f"fuzz reproducer: {judged.divergence.difference}"
+        report.explanation = explain(judged.divergence, s.game)
+    description = (f"Found by refimpl fuzz --game {s.game} --seed {s.seed}"
+                   + (f" --jobs {s.jobs}" if s.jobs > 1 else "")
+                   + f", shrunk from {finding.first_steps} to {len(case.steps)} "
+                   f"steps. Expectations are the reference's whole answers.")
+    if finding.kind == BROKE:
+        description += f" The build broke on it: {finding.cause}."
+    doc = reproducer(judged, title[:200], description)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{s.game}-{report.ruleset}-seed{s.seed}.yaml"
+    path.write_text(dump_trace(doc), encoding="utf-8")
+    report.trace_path = str(path)
+    finding.case = case.json()
+    if judged.divergence is not None or finding.kind == BROKE:
+        report.replays = _replays(path, command, s, judged.divergence, finding)
+
+
+def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, finding: Finding) -> str:
+    """Replay the written trace on a fresh build as ``verify --traces`` does, and say whether it shows the
+    same mismatch (or breaks the build the same way)."""
+    trace = load_trace(path)
+    try:
+        driver = ProtocolDriver(command, s.timeout)
+    except BuildBroke as exc:
+        return f"the build broke at its start when replaying: {exc}"
+    try:
+        (result,) = list(replay_all([trace], driver, oracle=ReferenceDriver()))
+    except BuildBroke as exc:
+        same = finding.kind == BROKE and finding.cause.split(":")[0] == exc.cause
+        return "replays to the same fault" if same else f"replaying it broke the build: {exc}"
+    finally:
+        driver.close()
+    if div is None:
+        return "did not break a fresh build: the fault builds up over several games"
+    failure = result.failure
+    if failure is None:
+        return "REPLAYS AS CONFORMING (a bug of the kit: please report it)"
+    said = failure.difference
+    if said is not None and said.path == div.difference.path:
+        return "replays to the same mismatch"
+    return f"replays to another mismatch: {said}"

@@ -1,0 +1,84 @@
+"""The fuzzer's one source of choices.
+
+Every choice the fuzzer makes (the length of a game, which action, which fault, which set-up) is a whole
+number drawn here. In a campaign the numbers come from Hypothesis, so shrinking them shrinks the game;
+every number shrinks toward 0, and 0 is always the plainest choice (a legal action, no fault, no set-up).
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence, TypeVar
+
+from hypothesis import strategies as st
+
+T = TypeVar("T")
+_BELOW: dict[int, st.SearchStrategy[int]] = {}
+
+
+class Draw:
+    """Choices from Hypothesis's ``data`` (``st.data()``), or from a seeded generator (``seed``) where no
+    shrinking is wanted."""
+
+    def __init__(self, data: Any = None, seed: int | None = None) -> None:
+        self.data = data
+        self.rng = random.Random(seed) if data is None else None
+        # Hypothesis's choice-level draw is five times cheaper than ``data.draw(st.integers(...))`` and
+        # records the same choice; the public call is the fallback for versions without it.
+        conjecture = getattr(data, "conjecture_data", None)
+        self._integer = getattr(conjecture, "draw_integer", None)
+
+    def below(self, n: int) -> int:
+        """A number from 0 to n - 1 (0 when n <= 1)."""
+        if n <= 1:
+            return 0
+        if self.rng is not None:
+            return self.rng.randrange(n)
+        if self._integer is not None:
+            return int(self._integer(0, n - 1))
+        strategy = _BELOW.get(n)
+        if strategy is None:
+            strategy = _BELOW[n] = st.integers(0, n - 1)
+        return int(self.data.draw(strategy))
+
+    def one_in(self, n: int) -> bool:
+        """True once in ``n`` draws (shrinks to False)."""
+        return self.below(n) == n - 1
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items`` (shrinks toward the first)."""
+        return items[self.below(len(items))]
+
+    def weighted(self, table: Sequence[tuple[T, int]]) -> T:
+        """One of the table's values, each as often as its weight (shrinks toward the first)."""
+        x = self.below(sum(w for _, w in table))
+        for value, weight in table:
+            if x < weight:
+                return value
+            x -= weight
+        raise AssertionError("unreachable")
+
+
+@contextmanager
+def same_draws_everywhere() -> Iterator[None]:
+    """Hypothesis biases some draws toward literals it finds in the modules loaded so far, so the same seed
+    would give another run under pytest than under the CLI. Inside this block it finds none. (It reaches
+    into Hypothesis's internals; where they differ, the block does nothing and runs stay the same for the
+    same entry point.)"""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        empty = providers.Constants(integers=providers.SortedSet(),
+                                    floats=providers.SortedSet(key=providers.float_to_int),
+                                    bytes=providers.SortedSet(), strings=providers.SortedSet())
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        fresh = type(cache)(1024)
+    except (ImportError, AttributeError, TypeError):
+        yield
+        return
+    providers._get_local_constants, providers.CONSTANTS_CACHE = (lambda: empty), fresh
+    try:
+        yield
+    finally:
+        providers._get_local_constants, providers.CONSTANTS_CACHE = original, cache

@@ -1,0 +1,134 @@
+"""Inputs a build should refuse: actions with one or several faults, malformed actions, starts with bad
+fields and protocol requests of the wrong form. Generic: they are made by bending legal actions and
+valid set-ups, so every game gets them without knowing its actions."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from ..games import JSON
+from .draw import Draw
+
+# Values a field of an action or a set-up should not take (or takes only at its edge).
+EDGE_VALUES: tuple[JSON, ...] = (None, -1, 0, 1.5, True, False, "", "x", [], {}, 2 ** 31, 2 ** 53, -(2 ** 63), 10 ** 6)
+
+
+def _paths(value: JSON, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (its keys and indexes, at any depth), the value itself first."""
+    out = [path]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            out += _paths(inner, path + (key,))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            out += _paths(inner, path + (i,))
+    return out
+
+
+def _get(value: JSON, path: tuple[Any, ...]) -> JSON:
+    for part in path:
+        value = value[part]
+    return value
+
+
+def _set(value: JSON, path: tuple[Any, ...], new: JSON) -> JSON:
+    if not path:
+        return new
+    _get(value, path[:-1])[path[-1]] = new
+    return value
+
+
+def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = ()) -> JSON:
+    """``value`` (an action, a set-up) with one fault somewhere inside it: a number moved off by a little
+    or a lot, a field given an edge value or a value of the wrong kind, a key dropped or added, a list
+    element doubled or dropped, a field's value taken from ``others`` (another action, another seat), or
+    two values given where one is due."""
+    bent = copy.deepcopy(value)
+    paths = [p for p in _paths(bent) if p and p[-1] != "type"] or [()]
+    path = d.pick(paths)
+    here = _get(bent, path)
+    how = d.below(8)
+    if how == 7 and path:  # one value where one is due, two given: [it, another]
+        leaves = [_get(o, q) for o in others if isinstance(o, dict) for q in _paths(o)
+                  if q and q[-1] != "type" and not isinstance(_get(o, q), (dict, list))]
+        return _set(bent, path, [here, d.pick(leaves) if leaves and d.below(3) else here])
+    if how == 0 and type(here) is int:
+        return _set(bent, path, here + d.pick((1, -1, 2, -2, 5, 50)))
+    if how == 1 and path and isinstance(_get(bent, path[:-1]), dict):
+        del _get(bent, path[:-1])[path[-1]]
+        return bent
+    if how == 2 and isinstance(here, list) and here:
+        return _set(bent, path, here + [here[-1]] if d.one_in(2) else here[:-1])
+    if how == 3 and isinstance(bent, dict):
+        bent["x" * (1 + d.below(3))] = d.pick(EDGE_VALUES)
+        return bent
+    if how == 4 and others:
+        donor = d.pick(others)
+        if isinstance(donor, dict) and isinstance(bent, dict):
+            key = path[0] if path else None
+            if key in donor:
+                bent[key] = copy.deepcopy(donor[key])
+                return bent
+    return _set(bent, path, d.pick(EDGE_VALUES))
+
+
+def bend_action(d: Draw, action: JSON, vocabulary: Sequence[JSON]) -> JSON:
+    """An action near a legal one that the rules may refuse, with one fault or, one time in three, two or
+    three at once (so the order in which a build checks them is compared): ``bend_value``'s faults, a legal
+    action of another moment, or another type of action with this one's fields."""
+    faults = 1 if not d.one_in(3) else 2 + d.below(2)
+    for _ in range(faults):
+        how = d.below(8)
+        if how == 6 and vocabulary:
+            action = copy.deepcopy(d.pick(vocabulary))  # right once, wrong now
+        elif how == 7 and isinstance(action, dict) and vocabulary:
+            types = sorted({a.get("type") for a in vocabulary if isinstance(a, dict)} - {action.get("type")}, key=str)
+            if types:
+                action = {**action, "type": d.pick(types)}
+        else:
+            action = bend_value(d, action, vocabulary)
+    return action
+
+
+def odd_action(d: Draw, action: JSON) -> JSON:
+    """Something sent as an action that is no action at all, or only the shell of one."""
+    kind = action.get("type") if isinstance(action, dict) else "x"
+    return copy.deepcopy(d.pick((
+        [], "roll", 0, None, True, [action], {}, {"type": None}, {"type": 7}, {"type": "no-such-action"},
+        {"type": kind}, {"type": kind.upper() if isinstance(kind, str) else kind},
+        {k: None for k in action} if isinstance(action, dict) else {"type": kind, "x": None},
+        {"type": [kind]},
+    )))
+
+
+def bend_start(d: Draw, ruleset: str, seed: JSON, setup: JSON) -> dict[str, JSON]:
+    """The fields of a ``start`` (ruleset, seed, set-up) with one of them bent: a seed out of range or of
+    the wrong kind, an unknown ruleset, a set-up of the wrong kind or with a fault inside."""
+    fields: dict[str, JSON] = {"ruleset": ruleset, "seed": seed, "setup": copy.deepcopy(setup)}
+    which = d.below(3)
+    if which == 0:
+        fields["seed"] = d.pick((-1, 1.5, "7", True, 2 ** 53, 2 ** 64, [], {}, -(2 ** 53)))
+    elif which == 1:
+        fields["ruleset"] = d.pick(("v9", "", 1, "V1", ["v1"]))
+    elif isinstance(setup, dict) and setup and not d.one_in(4):
+        fields["setup"] = bend_value(d, fields["setup"])
+    else:
+        fields["setup"] = d.pick(([], "x", 1, None, True, {"x": 1}))
+    return fields
+
+
+def odd_request(d: Draw, game: str, players: Sequence[str]) -> dict[str, JSON]:
+    """A protocol request of the wrong form, or one the protocol answers without a move: legal and state
+    for each player or an unknown observer, an unknown op, a start without its fields or of no game."""
+    observer = d.pick(list(players) + ["nobody", 3, ""])
+    return copy.deepcopy(d.pick((
+        {"op": "legal", "observer": observer},
+        {"op": "state", "observer": observer},
+        {"op": "state"},
+        {"op": "apply"},
+        {"op": "frobnicate"},
+        {"op": "start", "game": game},
+        {"op": "start", "game": "no-such-game", "ruleset": None, "seed": None, "setup": {}},
+        {"op": "start", "game": game, "ruleset": None, "seed": None},
+    )))

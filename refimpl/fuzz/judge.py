@@ -1,0 +1,224 @@
+"""Run a case against a build and the reference, find the first answer that differs, and say it in words a
+builder acts on: the request, every differing field side by side, the rules that own them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..compare import MISSING, Difference, first_difference, whole_difference
+from ..driver import BuildBroke, Driver, Outcome, ReferenceDriver, Refused, Rejected
+from ..games import GAMES, JSON
+from ..replay import Probe, moves, outcome_difference, plan
+from .cases import Case
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first answer of the build that differs from the reference's."""
+
+    step: int  # the case's step (0: the start)
+    probe: Probe
+    expected: Outcome
+    actual: Outcome
+    difference: Difference
+    before: JSON  # the reference's full view before the step (None at the start)
+
+    @property
+    def request(self) -> str:
+        """The request in words: ``start``, ``apply {"type": "move", ...}``, ``legal for gaias``..."""
+        step, probe = self.probe.step, self.probe
+        if probe.kind == "view":
+            said = f"state for {probe.observer}"
+        elif probe.kind == "legal":
+            said = "legal" + (f" for {probe.observer}" if probe.observer else "")
+        elif probe.kind == "unchanged":
+            said = "state (after a rejection)"
+        else:
+            return "start" if step is None else _request_words(step.kind, step.action, step.start)
+        if step is None:
+            return f"{said}, after the start"
+        return f"{said}, after {_request_words(step.kind, step.action, step.start)}"
+
+
+    @property
+    def headline(self) -> str:
+        """The divergence in one line: the field path, expected and actual (legal lists by what differs)."""
+        expected, actual = self.expected, self.actual
+        if isinstance(expected, list) and isinstance(actual, list):
+            ours = {json.dumps(a, sort_keys=True) for a in expected}
+            theirs = {json.dumps(a, sort_keys=True) for a in actual}
+            parts = [f"{len(ours - theirs)} missing"] if ours - theirs else []
+            parts += [f"{len(theirs - ours)} extra"] if theirs - ours else []
+            if not parts:
+                parts = ["the same actions in another order or repeated"]
+            return f"{self.difference.path}: {', '.join(parts)} (the reference lists {len(ours)}, the build {len(theirs)})"
+        return str(self.difference)
+
+
+def _request_words(kind: str, action: JSON, fields: Any) -> str:
+    if kind == "action":
+        return "apply " + json.dumps(action, separators=(", ", ": "))
+    if kind == "restart":
+        return "restart"
+    return f"{kind} " + json.dumps(fields, separators=(", ", ": "))
+
+
+@dataclass
+class Judged:
+    case: Case
+    probes: list[Probe]
+    answers: list[Outcome]  # the reference's
+    outcomes: list[Outcome]  # the build's
+    divergence: Divergence | None
+
+
+def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> Judged:
+    """Send the case to the build and compare every answer with the reference's. ``full``: the legal lists
+    after every step, as ``verify`` checks a trace (else only where the case asks). Raises BuildBroke, with
+    ``step`` set to the case's step whose answers were due when the build broke."""
+    trace = case.trace()
+    probes, answers = plan(trace, lists_legal, ReferenceDriver(), legal_at=None if full else case.legal_at)
+    outcomes: list[Outcome] = []
+    try:
+        for outcome in build.batch([p.op for p in probes]):
+            outcomes.append(outcome)
+    except BuildBroke as exc:
+        probe = probes[len(outcomes)] if len(outcomes) < len(probes) else probes[-1]
+        exc.step = 0 if probe.step is None else probe.step.number  # type: ignore[attr-defined]
+        raise
+    return Judged(case, probes, answers, outcomes, first_divergence(probes, answers, outcomes))
+
+
+def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list[Outcome]) -> Divergence | None:
+    """The first probe whose answer differs, judged as ``replay`` judges a trace against its oracle."""
+    build_view: Any = None  # the build's latest accepted full view: a rejection must leave it as it is
+    reference_view: Any = None
+    before: Any = None
+    for probe, expected, actual in zip(probes, answers, outcomes):
+        if probe.kind == "step":
+            before = reference_view
+        if probe.kind == "unchanged":
+            if isinstance(actual, (Rejected, Refused)):
+                diff: Difference | None = Difference("unchanged-after-rejection", "the state", _brief(actual))
+            else:
+                moved = whole_difference(build_view, actual)
+                diff = None if moved is None else Difference(f"unchanged-after-rejection.{moved.path}",
+                                                             moved.expected, moved.actual)
+        else:
+            prefix = {"view": f"view[{probe.observer}].",
+                      "legal": f"legal[{probe.observer}]." if probe.observer else "legal."}.get(probe.kind, "")
+            diff = outcome_difference(expected, actual, prefix)
+        if diff is not None:
+            if probe.kind == "unchanged":
+                expected = build_view
+            return Divergence(0 if probe.step is None else probe.step.number, probe, expected, actual, diff, before)
+        if probe.kind == "step" and moves(probe):
+            if isinstance(actual, dict):
+                build_view = actual
+            if isinstance(expected, dict):
+                reference_view = expected
+    return None
+
+
+def _brief(outcome: Any) -> Any:
+    if isinstance(outcome, Rejected):
+        return {"rejected": outcome.code}
+    if isinstance(outcome, Refused):
+        return {"error": outcome.code}
+    return outcome
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = "<missing>" if value is MISSING else json.dumps(_brief(value), separators=(",", ":"))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def all_differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
+    """Every differing field of two views: values that differ, keys missing, keys the reference lacks.
+    Lists of objects with ids (units, animals) are matched by id, so one unit lost does not make every
+    later one differ: ``units[id=gaias-1].at``."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found: list[Difference] = []
+        for key, value in expected.items():
+            inner = f"{path}.{key}" if path else str(key)
+            found += [Difference(inner, value, MISSING)] if key not in actual else \
+                all_differences(value, actual[key], inner)
+        found += [Difference(f"{path}.{k}" if path else str(k), MISSING, v) for k, v in actual.items()
+                  if k not in expected]
+        return found
+    if isinstance(expected, list) and isinstance(actual, list):
+        ids = [_id(x) for x in expected], [_id(x) for x in actual]
+        if all(i is not None for i in ids[0] + ids[1]) and all(len(set(i)) == len(i) for i in ids):
+            theirs = dict(zip(ids[1], actual))
+            found = []
+            for uid, item in zip(ids[0], expected):
+                where = f"{path}[id={uid}]"
+                found += [Difference(where, item, MISSING)] if uid not in theirs else \
+                    all_differences(item, theirs[uid], where)
+            found += [Difference(f"{path}[id={uid}]", MISSING, item) for uid, item in zip(ids[1], actual)
+                      if uid not in set(ids[0])]
+            if not found and ids[0] != ids[1]:
+                found.append(Difference(f"{path} (order)", ids[0], ids[1]))
+            return found
+        if len(expected) == len(actual):
+            return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in all_differences(e, a, f"{path}[{i}]")]
+    return [] if first_difference(expected, actual) is None and first_difference(actual, expected) is None \
+        else [Difference(path, expected, actual)]
+
+
+def _id(item: Any) -> Any:
+    return item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), (str, int)) else None
+
+
+ROWS = 12  # differing fields shown; the rest are counted
+
+
+def explain(div: Divergence, game: str) -> list[str]:
+    """The divergence for a builder: the request, every differing field (expected, actual, the rules that
+    own it), and what the move did in the game's words where the game can say it."""
+    info, engine = GAMES[game].info, GAMES[game]
+    lines = [f"request: {div.request}"]
+    expected, actual = div.expected, div.actual
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        prefix = {"view": f"view[{div.probe.observer}].", "unchanged": "unchanged-after-rejection."}.get(
+            div.probe.kind, "")
+        fields = all_differences(expected, actual)
+        rows, named = [], set()
+        for d in fields[:ROWS]:
+            rules = info.rules_of(d.path)
+            rows.append((prefix + d.path, _short(d.expected), _short(d.actual), "" if rules in named else " ".join(rules)))
+            named.add(rules)
+        lines += _table(("field", "expected (reference)", "actual (build)", "rules"), rows)
+        if len(fields) > ROWS:
+            lines.append(f"  ... and {len(fields) - ROWS} more fields differ")
+        if isinstance(div.before, dict) and div.probe.kind == "step":
+            ours, theirs = engine.describe(div.before, expected), engine.describe(div.before, actual)
+            if ours is not None and theirs is not None and ours != theirs:
+                lines += [f"the reference: {ours}", f"the build:     {theirs}"]
+        return lines
+    key = "legal" if isinstance(expected, list) else "rejected" if isinstance(expected, Rejected) or \
+        isinstance(actual, Rejected) else "error" if isinstance(expected, Refused) or isinstance(actual, Refused) \
+        else div.difference.path
+    if isinstance(expected, list) and isinstance(actual, list):
+        ours = {json.dumps(a, sort_keys=True) for a in expected}
+        theirs = {json.dumps(a, sort_keys=True) for a in actual}
+        missing, extra = sorted(ours - theirs), sorted(theirs - ours)
+        lines.append(f"the reference lists {len(ours)} actions, the build {len(theirs)}")
+        lines += [f"  missing: {a}" for a in missing[:5]] + ([f"  ... {len(missing) - 5} more missing"]
+                                                            if len(missing) > 5 else [])
+        lines += [f"  extra:   {a}" for a in extra[:5]] + ([f"  ... {len(extra) - 5} more extra"]
+                                                          if len(extra) > 5 else [])
+    else:
+        lines.append(f"expected {_short(expected, 200)}, got {_short(actual, 200)}")
+    rules = info.rules_of(key)
+    if rules:
+        lines.append(f"rules: {' '.join(rules)}")
+    return lines
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    rows = [header] + rows
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]

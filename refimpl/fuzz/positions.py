@@ -1,0 +1,132 @@
+"""Set-ups drawn straight from a game's set-up space, weighted toward what random play seldom reaches.
+
+Random games stay near the opening; a set-up starts a case deep in a game at once. Each drawer builds a
+``setup`` in the game's own form (its spec's section "Start and set-up") around one spot where the rules
+are busy: Ludo pieces crowded around one square (captures, the CPU levels' risks), games a few throws
+short of the cap; Conquest King formations around one target (rear, flank and support, terrain, ambushes
+next to where units will stop); Black Fog animals, feed and fog around the keepers, late rounds. A drawn
+set-up the game refuses is still used: as a start the build must refuse the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..games import GAMES, JSON
+from .draw import Draw
+
+Drawer = Callable[[Draw, Any, str], dict[str, JSON]]
+
+
+def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
+    b = engine.board
+    spot = d.below(b.track)  # the loop square where the pieces crowd
+    pieces: dict[str, list[int]] = {}
+    for i, seat in enumerate(b.seats):
+        if d.one_in(5):
+            continue  # all four in the yard
+        steps = []
+        for _ in range(b.pieces):
+            where = d.below(10)
+            if where < 2:
+                steps.append(-1)
+            elif where == 2:
+                steps.append(b.goal)
+            elif where == 3:
+                steps.append(b.last_track_step + 1 + d.below(b.goal - b.last_track_step - 1))  # the home column
+            else:
+                step = (spot + d.below(15) - 7 - b.starts[i]) % b.track
+                steps.append(step if step <= b.last_track_step else -1)
+        if all(s == b.goal for s in steps):
+            steps[0] = b.goal - 1
+        pieces[seat] = steps
+    throws = 0 if not d.one_in(4) else b.cap - 1 - d.below(6)  # a few throws short of the cap
+    return {"pieces": pieces, "turn": d.pick(b.seats), "throws": throws}
+
+
+def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
+    p = engine.p
+    terrain = [list(row) for row in p.terrain_rows]
+    letters = sorted(p.letters)
+    castles = set(p.castles.values())
+    for _ in range(d.below(6) if d.one_in(3) else 0):  # a few squares of other terrain
+        x, y = d.below(p.width), d.below(p.height)
+        if (x, y) not in castles:
+            terrain[y][x] = d.pick(letters)
+
+    def passable(x: int, y: int) -> bool:
+        return 0 <= x < p.width and 0 <= y < p.height and (x, y) not in castles \
+            and p.cost[p.letters[terrain[y][x]]] is not None
+
+    kinds = sorted(k for k, row in p.units.items() if row.get("price") is not None)
+    taken: set[tuple[int, int]] = set()
+    units: list[dict[str, JSON]] = []
+
+    def place(side: str, kind: str, x: int, y: int, facing: str, ambush: bool = False) -> None:
+        if passable(x, y) and (x, y) not in taken:
+            taken.add((x, y))
+            units.append({"side": side, "kind": kind, "at": [x, y], "facing": facing, "ambush": ambush})
+
+    defender = d.pick(p.sides)
+    attacker = p.sides[1 - p.sides.index(defender)]
+    fx, fy = d.below(p.width), d.below(p.height)  # the target's square
+    place(defender, d.pick(kinds + ["king"]) if d.one_in(6) else d.pick(kinds), fx, fy, d.pick("nesw"))
+    towards = {(0, -1): "s", (1, 0): "w", (0, 1): "n", (-1, 0): "e"}  # the facing that looks at the target
+    for (dx, dy), facing in towards.items():
+        role = d.below(6)
+        if role < 3:  # an attacker, mostly facing the target (rear, flank or front, by the target's facing)
+            place(attacker, d.pick(kinds), fx + dx, fy + dy, facing if not d.one_in(4) else d.pick("nesw"))
+        elif role == 3:  # a supporter of the target
+            place(defender, d.pick(kinds), fx + dx, fy + dy, d.pick("nesw"))
+    if d.one_in(3):  # an ambush next to where units will stop
+        side = d.pick(p.sides)
+        place(side, d.pick(kinds), fx + d.below(5) - 2, fy + d.below(5) - 2, d.pick("nesw"), ambush=True)
+    for side in p.sides:
+        for _ in range(d.below(3)):
+            place(side, d.pick(kinds), d.below(p.width), d.below(p.height), d.pick("nesw"))
+        if d.one_in(4):  # the king out of its castle, near the enemy's gates or in the fray
+            gx, gy = p.gates[p.sides[1 - p.sides.index(side)]][0]
+            place(side, "king", gx + d.below(3) - 1, gy + d.below(3) - 1, d.pick("nesw"))
+    setup: dict[str, JSON] = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0),
+                              "side": attacker if not d.one_in(4) else defender}
+    if terrain != [list(row) for row in p.terrain_rows]:
+        setup["terrain"] = ["".join(row) for row in terrain]
+    if d.one_in(4):
+        setup["field"] = "realtime"
+    return setup
+
+
+def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
+    from ..games.black_fog import hexes
+
+    tiles = sorted(engine.tiles - {(0, 0)})
+    keepers = list(engine.data["keepers"])
+    spot = d.pick(tiles)  # where the keepers and the animals meet
+    near = sorted(t for t in tiles if hexes.distance(t, spot) <= 2)
+    used: set[tuple[int, int]] = set()
+
+    def free(pool: list[tuple[int, int]]) -> tuple[int, int]:
+        tile = d.pick(pool)
+        used.add(tile)
+        return tile
+
+    apple = {free(tiles) for _ in range(2 + d.below(8))}
+    water = {free(tiles) for _ in range(d.below(6))} - apple
+    placed = {k: free(near if not d.one_in(4) else tiles + [(0, 0)]) for k in keepers if not d.one_in(4)}
+    animals = [{"species": d.pick(sorted(engine.size_of)), "at": hexes.name(free(near if not d.one_in(3) else tiles))}
+               for _ in range(1 + d.below(9))]
+    fog = {t for t in (d.pick(tiles) for _ in range(d.below(5))) if t not in used}
+    feed = {t for t in (d.pick(near) for _ in range(d.below(4))) if t not in water and t not in fog}
+    rounds = int(engine.data["rounds"])
+    return {"map": {"apple": sorted(map(hexes.name, apple)), "water": sorted(map(hexes.name, water))},
+            "animals": animals, "keepers": {k: hexes.name(t) for k, t in placed.items()},
+            "fog": sorted(map(hexes.name, fog)), "feed": sorted(map(hexes.name, feed)),
+            "round": 1 + d.below(rounds) if not d.one_in(3) else rounds - d.below(2)}
+
+
+DRAWERS: dict[str, Drawer] = {"ludo": ludo, "conquest-king": conquest_king, "black-fog": black_fog}
+
+
+def drawer(game: str) -> Drawer | None:
+    """The set-up drawer of ``game``, or None for a game without set-ups."""
+    return DRAWERS.get(game) if game in GAMES else None

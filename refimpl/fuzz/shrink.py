@@ -1,0 +1,94 @@
+"""Shrinking after Hypothesis: passes that know what a case is, each keeping a change only when the case
+still fails the same way, all inside one time budget.
+
+1. Cut the case after the step that diverged.
+2. Start from a set-up: the position after the first k steps, given as a set-up (``Game.setup_of``),
+   replaces those k steps; the largest k that still fails wins.
+3. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
+4. Plain values: the seed as null.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..games import GAMES, RuleViolation
+from .cases import Case, replay_mirror
+
+Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
+
+
+class Shrinker:
+    """Make ``case`` smaller with ``check`` until ``deadline`` (time.monotonic); ``cut`` tells whether the
+    deadline stopped it before the passes were done."""
+
+    def __init__(self, check: Check, deadline: float) -> None:
+        self.check, self.deadline, self.cut = check, deadline, False
+
+    def _time_left(self) -> bool:
+        if time.monotonic() >= self.deadline:
+            self.cut = True
+        return not self.cut
+
+    def _try(self, case: Case, best: Case) -> Case | None:
+        """``case`` cut after its failing step, if it fails and is smaller than ``best``."""
+        if case.size() >= best.size() or not self._time_left():
+            return None
+        step = self.check(case)
+        if step is None:
+            return None
+        return case.with_steps(case.steps[:step]) if step else case.with_steps(())
+
+    def run(self, case: Case) -> Case:
+        for shrink_pass in (self.from_setup, self.drop_steps, self.plain_values):
+            if not self._time_left():
+                break
+            case = shrink_pass(case)
+        return case
+
+    def from_setup(self, case: Case) -> Case:
+        engine = GAMES[case.game]
+        starts = []  # (k, the start that replaces the first k steps), from one replay of the case
+        mirror = replay_mirror(case, 0)
+        for k, step in enumerate(case.steps[:-1], 1):
+            if not self._time_left():
+                return case
+            mirror.send(step.op(case.game))
+            if mirror.state is None or mirror.session.game is not engine:
+                continue
+            setup = engine.setup_of(mirror.state)
+            if setup is None:
+                continue
+            ruleset, seed, _ = mirror.session.started or (case.ruleset, case.seed, case.setup)
+            ruleset = ruleset or engine.info.default_ruleset
+            try:
+                engine.new_state(ruleset, seed, setup)
+            except RuleViolation:
+                continue
+            starts.append((k, Case(case.game, ruleset, seed, setup, case.steps[k:], True, "played")))
+        for k, start in reversed(starts):
+            found = self._try(start, case)
+            if found is not None:
+                return found
+        return case
+
+    def drop_steps(self, case: Case) -> Case:
+        chunk = max(1, len(case.steps) // 2)
+        while chunk >= 1 and self._time_left():
+            i = 0
+            while i < len(case.steps) and self._time_left():
+                found = self._try(case.with_steps(case.steps[:i] + case.steps[i + chunk:]), case)
+                if found is not None:
+                    case = found
+                else:
+                    i += chunk
+            chunk //= 2
+        return case
+
+    def plain_values(self, case: Case) -> Case:
+        if case.seed not in (None, 0) and self._time_left():
+            step = self.check(case.with_steps(case.steps, seed=None))
+            if step is not None:
+                case = case.with_steps(case.steps[:step], seed=None)
+        return case

@@ -1,0 +1,271 @@
+"""``refimpl fuzz``: the reference fuzzes clean, every wrong build is found with a short reproducer that
+replays to the same mismatch, runs repeat exactly, a build's faults are the build's, and the pieces the
+fuzzer is made of (set-up drawers, bent inputs, ``setup_of``, the rules named per field) hold up."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refimpl.fuzz import DIVERGES, FuzzSettings, fuzz
+from refimpl.fuzz.cases import CaseShape, draw_case, options
+from refimpl.fuzz.draw import Draw
+from refimpl.fuzz.inputs import bend_action, bend_start, odd_action
+from refimpl.fuzz.positions import DRAWERS
+from refimpl.driver import request
+from refimpl.games import GAMES, RuleViolation
+from refimpl.protocol import ProtocolDriver
+from refimpl.replay import replay_all
+from refimpl.rules import spec_rules
+from refimpl.serve import Session
+from refimpl.trace import load_trace
+from tests.builds.wrong import VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = shlex.quote(sys.executable)
+SERVE = f"{PY} -m refimpl serve"
+
+
+def build(script: str, *args: str) -> str:
+    return " ".join([PY, shlex.quote(str(ROOT / "tests" / "builds" / script)), *map(shlex.quote, args)])
+
+
+def refimpl(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "refimpl", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+# --- the reference against itself ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_reference_fuzzes_clean(game: str, tmp_path: Path) -> None:
+    report = fuzz(SERVE, FuzzSettings(game, examples=25 if game == "conquest-king" else 60), tmp_path)
+    assert report.finding is None, report.explanation
+    assert report.cases >= 25 and report.requests > report.cases
+    assert not list(tmp_path.iterdir())
+
+
+# --- every wrong build ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_fuzz_finds_every_wrong_build_with_a_short_reproducer(variant: str, tmp_path: Path) -> None:
+    game, _, rule = VARIANTS[variant]
+    report = fuzz(build("wrong.py", variant), FuzzSettings(game, shrink_time=10), tmp_path)
+    assert report.finding is not None and report.finding.kind == DIVERGES, variant
+    assert report.finding.found_after < 60
+    trace = load_trace(report.trace_path)
+    assert len(trace.steps) <= 10, f"{variant}: a reproducer of {len(trace.steps)} steps"
+    assert report.replays == "replays to the same mismatch"
+    text = "\n".join(report.explanation)
+    assert ("expected (reference)" in text and "actual (build)" in text) or "the reference lists" in text \
+        or "expected " in text
+    assert report.divergence is not None and report.divergence.request in text
+    if variant == "leaks-the-ambush":
+        assert report.divergence.difference.path.startswith("view[")
+    if report.divergence.difference.path.startswith("view["):
+        # a divergence in a player's view: the reproducer carries that view as an expectation, so it fails
+        # from the trace alone too (without the oracle)
+        driver = ProtocolDriver(build("wrong.py", variant))
+        try:
+            (result,) = replay_all([trace], driver, oracle=None)
+        finally:
+            driver.close()
+        assert result.failure is not None and result.failure.difference is not None
+        assert result.failure.difference.path == report.divergence.difference.path
+
+
+def test_ludo_decisions_are_told_as_the_pieces_each_side_moved(tmp_path: Path) -> None:
+    proc = refimpl("fuzz", "--impl", build("wrong.py", "hard-ignores-risk"), "--game", "ludo",
+                   "--out", str(tmp_path), "--shrink-time", "10")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"the reference: cpu\d piece \d: ", proc.stdout), proc.stdout
+    assert re.search(r"the build: +cpu\d piece \d: ", proc.stdout), proc.stdout
+    assert "LD-CPU" in proc.stdout and "replays to the same mismatch" in proc.stdout
+
+
+# --- the same run every time ----------------------------------------------------------------------
+
+def _run(tmp: Path, *extra: str) -> tuple[str, str]:
+    proc = refimpl("fuzz", "--impl", build("wrong.py", "forge-spends-on-failure"), "--game", "lantern-quay",
+                   "--seed", "11", "--out", str(tmp), *extra)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    said = re.sub(r"\d+\.\d+ s", "_ s", proc.stdout.replace(str(tmp), "OUT"))
+    return said, (tmp / "lantern-quay-v1-seed11.yaml").read_text()
+
+
+def test_the_same_seed_and_job_count_give_the_same_run(tmp_path: Path) -> None:
+    first = _run(tmp_path / "a", "--jobs", "2")
+    assert _run(tmp_path / "b", "--jobs", "2") == first
+    assert "2 campaign(s)" in first[0]
+    said, trace = _run(tmp_path / "one")
+    report = fuzz(build("wrong.py", "forge-spends-on-failure"), FuzzSettings("lantern-quay", seed=11),
+                  tmp_path / "lib")
+    assert (tmp_path / "lib" / "lantern-quay-v1-seed11.yaml").read_text() == trace  # in-process, the same
+    assert f"at step {report.divergence.step}:" in said
+
+
+# --- a build's faults -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode, cause", [("legal-non-objects", "bad-response"), ("crash-mid", "exited"),
+                                         ("exit-early", "exited")])
+def test_a_build_that_breaks_is_named_with_exit_3(mode: str, cause: str, tmp_path: Path) -> None:
+    proc = refimpl("fuzz", "--impl", build("misbehave.py", mode), "--game", "beacon-lines", "--out", str(tmp_path),
+                   "--shrink-time", "2")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert cause in proc.stdout and 'File "' not in proc.stdout + proc.stderr  # the build's stderr, not ours
+    assert "Flaky" not in proc.stdout + proc.stderr and "Hypothesis" not in proc.stdout + proc.stderr
+    (path,) = tmp_path.glob("*.yaml")
+    assert "replays to the same fault" in proc.stdout
+    assert load_trace(path).steps
+
+
+def test_a_hanging_build_is_cut_off(tmp_path: Path) -> None:
+    proc = refimpl("fuzz", "--impl", build("misbehave.py", "hang-mid"), "--game", "beacon-lines", "--out",
+                   str(tmp_path), "--timeout", "0.5", "--shrink-time", "1", timeout=120)
+    assert proc.returncode == 3 and "hung" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_build_that_reads_the_clock_is_caught_by_running_twice(tmp_path: Path) -> None:
+    clocky = build("misbehave.py", "clock-in-state")
+    judged = refimpl("verify", "--impl", clocky, "-k", "immediate-lens", "--no-scenarios")
+    assert judged.returncode == 1 and "served_at: expected <missing>" in judged.stdout, judged.stdout
+    plain = refimpl("verify", "--impl", clocky, "-k", "immediate-lens", "--no-scenarios", "--no-oracle")
+    assert plain.returncode == 0, "an extra key passes the partial comparisons of a trace"
+    twice = refimpl("verify", "--impl", clocky, "-k", "immediate-lens", "--no-scenarios", "--no-oracle", "--twice")
+    assert twice.returncode == 1 and "differs between two runs of the same requests" in twice.stdout
+    fuzzed = refimpl("fuzz", "--impl", clocky, "--game", "lantern-quay", "--examples", "5", "--out", str(tmp_path),
+                     "--shrink-time", "2")
+    assert fuzzed.returncode == 1 and "served_at" in fuzzed.stdout
+
+
+def test_fuzz_bad_usage() -> None:
+    proc = refimpl("fuzz", "--game", "chess")
+    assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+    proc = refimpl("fuzz", "--game", "ludo", "--ruleset", "v7")
+    assert proc.returncode == 2 and "v7" in proc.stderr and "Traceback" not in proc.stderr
+    broke = refimpl("fuzz", "--impl", build("misbehave.py", "crash-at-start"), "--game", "beacon-lines")
+    assert broke.returncode == 3 and "crashed-at-start" in broke.stdout
+
+
+def test_json_report(tmp_path: Path) -> None:
+    import json
+
+    proc = refimpl("fuzz", "--impl", build("wrong.py", "second-claim"), "--game", "beacon-lines", "--out",
+                   str(tmp_path), "--format", "json", "--shrink-time", "5")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["finding"]["kind"] == DIVERGES and doc["finding"]["steps"] <= 3
+    assert doc["divergence"]["path"] and doc["replays"] == "replays to the same mismatch"
+    assert doc["reproducer"] == str(tmp_path / "beacon-lines-v1-seed0.yaml")
+
+
+# --- the pieces ------------------------------------------------------------------------------------
+
+def _answer(session: Session, op: tuple[Any, ...]) -> dict[str, Any]:
+    """The reference's protocol answer: ok, or a rejection or error with a code; never an exception."""
+    answer = session.handle(request(op))
+    assert answer["ok"] or (answer.get("rejected") or answer["error"])["code"], answer
+    return answer
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(DRAWERS)), st.integers(0, 2**32))
+def test_drawn_and_bent_set_ups_are_taken_or_refused_with_a_code(game: str, seed: int) -> None:
+    engine = GAMES[game]
+    d = Draw(seed=seed)
+    ruleset = d.pick(engine.info.rulesets)
+    setup = DRAWERS[game](d, engine, ruleset)
+    session = Session(GAMES, "reference")
+    _answer(session, ("start", game, ruleset, None, setup))
+    bent = bend_start(d, ruleset, None, setup)
+    _answer(session, ("start", game, bent["ruleset"], bent["seed"], bent["setup"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**32))
+def test_bent_and_odd_actions_are_taken_or_refused_with_a_code(game: str, seed: int) -> None:
+    engine = GAMES[game]
+    d = Draw(seed=seed)
+    session = Session(GAMES, "reference")
+    _answer(session, ("start", game, d.pick(engine.info.rulesets), None, {}))
+    for _ in range(d.below(30)):
+        legal, _ = options(engine, session.state)
+        if not legal:
+            break
+        _answer(session, ("apply", d.pick(legal)))
+    legal, extra = options(engine, session.state)
+    if not legal:
+        return
+    action = d.pick(legal)
+    before = engine.view(session.state)
+    for bent in (bend_action(d, action, legal + extra), odd_action(d, action)):
+        if not _answer(session, ("apply", bent))["ok"]:
+            assert engine.view(session.state) == before  # a refused action leaves the game as it was
+        before = engine.view(session.state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(DRAWERS)), st.integers(0, 2**32))
+def test_setup_of_gives_a_set_up_that_rebuilds_the_position(game: str, seed: int) -> None:
+    """From any position a drawn case reaches, ``setup_of`` gives a set-up the game accepts, and setting up
+    from the set-up's own position gives back the same set-up (a fixed point)."""
+    engine = GAMES[game]
+    case = draw_case(Draw(seed=seed), game, engine.info.default_ruleset,
+                     CaseShape(max_steps=40, depth=engine.info.typical_length // 2))
+    try:
+        state = engine.new_state(case.ruleset, case.seed, case.setup)
+    except RuleViolation:
+        return
+    for step in case.steps:
+        if step.kind != "action":
+            continue
+        try:
+            state = engine.apply(state, engine.parse_action(step.body))
+        except RuleViolation:
+            continue
+    setup = engine.setup_of(state)
+    if setup is None:
+        return
+    rebuilt = engine.new_state(case.ruleset, None, setup)
+    assert engine.setup_of(rebuilt) == setup
+
+
+def test_every_view_field_names_rules_that_exist() -> None:
+    for name, engine in GAMES.items():
+        ids = set(spec_rules((ROOT / engine.info.spec).read_text(encoding="utf-8")))
+        info = engine.info
+        for ruleset in info.rulesets:
+            fields = set(engine.view(engine.new_state(ruleset)))
+            missing = fields - set(info.field_rules)
+            assert not missing, f"{name} {ruleset}: no rules named for {sorted(missing)}"
+        for key in ("rejected", "legal"):
+            assert info.field_rules.get(key), f"{name}: no rules named for {key}"
+        unknown = {r for rules in info.field_rules.values() for r in rules} - ids
+        assert not unknown, f"{name}: field_rules names rules the spec lacks: {sorted(unknown)}"
+
+
+def test_the_reference_fuzzed_in_process_runs_every_request_kind() -> None:
+    """Over a few hundred drawn cases every request kind appears: actions, bent actions, malformed ones,
+    restarts, new starts, state per observer and legal requests, and set-up starts."""
+    kinds: dict[str, int] = {}
+    origins: set[str] = set()
+    for seed in range(150):
+        case = draw_case(Draw(seed=seed), "conquest-king", "v1", CaseShape(max_steps=60, depth=30))
+        origins.add(case.origin)
+        for step in case.steps:
+            key = step.kind
+            if step.kind == "request":
+                key = str(step.body.get("op")) if isinstance(step.body, dict) else "odd"
+            elif step.kind == "action" and not isinstance(step.body, dict):
+                key = "non-object action"
+            kinds[key] = kinds.get(key, 0) + 1
+    assert {"action", "restart", "start", "state", "legal", "non-object action"} <= set(kinds), kinds
+    assert origins == {"plain", "played", "drawn"}
