@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench mutants specs goldens clean
+.PHONY: run test bench mutants fuzz-power specs goldens clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -31,6 +31,10 @@ bench: $(STAMP)
 ## mutants: the power meter on the sample of 400 (seed 1) the README reports; resumes from mutants-out/
 mutants: $(STAMP)
 	$(BIN)/refimpl mutants --sample 400 --seed 1 --jobs 2 --out mutants-out
+
+## fuzz-power: the same sample judged by default-settings fuzz: how many it finds, how fast, how short the reproducers
+fuzz-power: $(STAMP)
+	$(BIN)/refimpl mutants --judge fuzz --sample 400 --seed 1 --jobs 2 --out mutants-out
 
 ## goldens: rewrite the golden perft files beside the traces from the reference (review the diff)
 goldens: $(STAMP)

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from refimpl.mutants import (EQUIVALENTS, Judgement, equivalence, game_of, load_equivalents, mutate, population,
-                             run_campaign, sample, score, stale_judgements)
+                             run_campaign, sample, score, score_text, stale_judgements)
 from refimpl.mutants.campaign import KILLED, BROKE, SURVIVED, Job, run_mutant
 from refimpl.mutants.operators import data_sites, python_sites
 
@@ -151,3 +151,15 @@ def test_what_only_the_kit_reads_is_never_mutated() -> None:
     assert {s.qualname for s in sites} == {"<module>", "Game.apply"}
     assert not any("XX-SCORE-1" in s.before for s in sites)
     assert any(s.before == "4" for s in sites)
+
+
+def test_fuzz_as_the_judge_records_time_to_find_and_reproducer_length() -> None:
+    everything = {s.id: s for s in population()}
+    win_at_five = next(s for s in everything.values()
+                       if s.file.endswith("beacon-lines.yaml") and s.qualname == "win.min_score")
+    record = run_mutant(Job(win_at_five, 5.0, "fuzz"))
+    assert record["status"] == KILLED, record
+    assert record["by"] == "fuzz beacon-lines" and record["replays"] == "replays to the same mismatch"
+    assert 0 <= record["found_after"] < 60 and 1 <= record["steps"] <= 10
+    assert "fuzz findings" in score_text(score([{**record, "id": win_at_five.id, "game": "beacon-lines"}],
+                                               [win_at_five], []))

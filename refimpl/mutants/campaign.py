@@ -7,6 +7,10 @@ working directory (where the pristine kit lives) off the path, ``-B`` keeps stal
 build checks that it imported the copy. The harness that judges it (``verify``, the traces, the
 features) is the pristine kit of this process.
 
+The judge is ``verify`` (the default) or ``fuzz`` (``--judge fuzz``: a default-settings fuzz campaign per
+game, at most ``FUZZ_BUDGET`` seconds of search each, recording the time to the first divergence and the
+reproducer's length), so the fuzzer's power is measured on the same mutants.
+
 Verdicts: ``killed`` (verify exit 1: a check failed), ``broke`` (exit 3: the mutant crashed or hung,
 which verify reports too), ``survived`` (exit 0: a gap in the kit, unless a review judged the mutant
 equivalent), ``error`` (the kit could not run it). Results are appended to ``results.jsonl`` in the
@@ -39,6 +43,8 @@ KIT_ROOT = PACKAGE.parent
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
 SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
 KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
+JUDGES = ("verify", "fuzz")
+FUZZ_BUDGET = 60.0  # seconds of search per game for ``--judge fuzz`` (the issue's bound on finding a divergence)
 
 
 class MutantsError(Exception):
@@ -165,15 +171,12 @@ def build_command(folder: Path, name: str) -> str:
 class Job:
     site: Site
     timeout: float
+    judge: str = "verify"
 
 
 def run_mutant(job: Job) -> dict[str, Any]:
-    """Serve one mutant and verify it (stopping at the first failure). Never raises."""
-    from ..report import BROKE as CHECK_BROKE, FAILED
-    from ..verify import verify
-
+    """Serve one mutant and judge it (verify stopping at the first failure, or fuzz). Never raises."""
     site = job.site
-    game = game_of(site.file)
     started = time.monotonic()
     record: dict[str, Any] = {"status": ERROR, "by": "", "detail": ""}
     try:
@@ -181,20 +184,10 @@ def run_mutant(job: Job) -> dict[str, Any]:
             shutil.copytree(PACKAGE, Path(tmp) / "refimpl", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             target = Path(tmp) / site.file
             target.write_text(mutate(target.read_text(encoding="utf-8"), site), encoding="utf-8")
-            report = verify(build_command(Path(tmp), f"mutant {site.id}"),
-                            games=None if game == SHARED else [game], timeout=job.timeout, fail_fast=True)
-        code = int(report.exit_code)
-        first = next((c for c in report.checks if c.status in (FAILED, CHECK_BROKE)), None)
-        if report.broke_at_start is not None:
-            record.update(status=BROKE, by="start", detail=str(report.broke_at_start))
-        elif code == 0:
-            record.update(status=SURVIVED)
-        elif code == 3:
-            record.update(status=BROKE, by=first.name if first else "", detail=first.detail if first else "")
-        elif first is not None:
-            record.update(status=KILLED, by=first.name, detail=first.detail)
-        else:
-            record.update(status=KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
+            command = build_command(Path(tmp), f"mutant {site.id}")
+            judged = _fuzz_mutant(command, site, job.timeout) if job.judge == "fuzz" else \
+                _verify_mutant(command, site, job.timeout)
+            record.update(judged)
     except Exception as exc:  # noqa: BLE001 - a kit problem, recorded with the mutant
         record.update(status=ERROR, detail=f"{type(exc).__name__}: {exc}")
     record["detail"] = str(record["detail"]).splitlines()[0][:300] if record["detail"] else ""
@@ -202,12 +195,64 @@ def run_mutant(job: Job) -> dict[str, Any]:
     return record
 
 
+def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
+    """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it."""
+    from ..driver import BuildBroke
+    from ..fuzz import BROKE as FUZZ_BROKE, FuzzSettings, fuzz
+
+    game = game_of(site.file)
+    searched = 0.0
+    for name in sorted(GAMES) if game == SHARED else [game]:
+        began = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="refimpl-fuzz-") as out:
+            try:
+                report = fuzz(command, FuzzSettings(name, max_time=FUZZ_BUDGET, timeout=timeout), out)
+            except BuildBroke as exc:
+                return {"status": BROKE, "by": f"fuzz {name}: start", "detail": str(exc), "found_after": searched}
+        finding = report.finding
+        if finding is None:
+            searched += time.monotonic() - began
+            continue
+        return {"status": BROKE if finding.kind == FUZZ_BROKE else KILLED, "by": f"fuzz {name}",
+                "detail": report.divergence.headline if report.divergence else finding.cause,
+                "found_after": round(searched + finding.found_after, 3), "steps": finding.steps(),
+                "first_steps": finding.first_steps, "shrink_seconds": finding.shrink_seconds,
+                "shrink_cut": finding.shrink_cut, "replays": report.replays}
+    return {"status": SURVIVED}
+
+
+def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
+    """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
+    from ..report import BROKE as CHECK_BROKE, FAILED
+    from ..verify import verify
+
+    game = game_of(site.file)
+    record: dict[str, Any] = {}
+    report = verify(command, games=None if game == SHARED else [game], timeout=timeout, fail_fast=True)
+    code = int(report.exit_code)
+    first = next((c for c in report.checks if c.status in (FAILED, CHECK_BROKE)), None)
+    if report.broke_at_start is not None:
+        record.update(status=BROKE, by="start", detail=str(report.broke_at_start))
+    elif code == 0:
+        record.update(status=SURVIVED)
+    elif code == 3:
+        record.update(status=BROKE, by=first.name if first else "", detail=first.detail if first else "")
+    elif first is not None:
+        record.update(status=KILLED, by=first.name, detail=first.detail)
+    else:
+        record.update(status=KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
+    return record
+
+
 # --- the campaign --------------------------------------------------------------------------------
 
-def kit_fingerprint() -> str:
-    """A digest of everything that judges a build: the harness, schemas, traces and features."""
-    digest = hashlib.sha1()
+def kit_fingerprint(judge: str = "verify") -> str:
+    """A digest of everything that judges a build: the harness, schemas, traces and features (and the
+    fuzzer, for ``judge`` fuzz)."""
+    digest = hashlib.sha1(judge.encode() if judge != "verify" else b"")
     files = [p for p in sorted(PACKAGE.glob("*.py"))] + sorted((PACKAGE / "schemas").rglob("*.json"))
+    if judge == "fuzz":
+        files += sorted((PACKAGE / "fuzz").glob("*.py"))
     for folder in ("traces", "features"):
         files += sorted(p for p in (KIT_ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in files:
@@ -247,19 +292,21 @@ class Results:
 
 
 def run_campaign(sites: list[Site], out: Path, jobs: int = 1, timeout: float = 5.0, fresh: bool = False,
-                 progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """Run every mutant in ``sites`` not already done (unless ``fresh``); the records, in site order."""
-    kit = kit_fingerprint()
+                 progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+                 judge: str = "verify") -> list[dict[str, Any]]:
+    """Run every mutant in ``sites`` not already done (unless ``fresh``) under ``judge`` (verify or fuzz);
+    the records, in site order."""
+    kit = kit_fingerprint(judge)
     if fresh and (out / "results.jsonl").exists():
         (out / "results.jsonl").unlink()
     results = Results(out, kit)
     todo = [s for s in sites if results.get(s) is None]
     done = len(sites) - len(todo)
-    for job, record in run_jobs(run_mutant, [Job(s, timeout) for s in todo], jobs):
+    for job, record in run_jobs(run_mutant, [Job(s, timeout, judge) for s in todo], jobs):
         site = job.site
         record.update(id=site.id, file=site.file, line=site.line, qualname=site.qualname,
                       operator=site.operator, before=site.before, after=site.after, game=game_of(site.file),
-                      kit=kit, source=_file_digest(site.file))
+                      kit=kit, source=_file_digest(site.file), judge=judge)
         results.add(record)
         done += 1
         if progress is not None:
@@ -335,6 +382,12 @@ def score(records: list[dict[str, Any]], sites: list[Site], judgements: list[Jud
                  contradicted)
 
 
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
@@ -353,13 +406,25 @@ def score_text(result: Score, header: str = "") -> str:
 
     table("game", result.by_game)
     table("operator", result.by_operator)
+    found = [r for r in result.records if r.get("found_after") is not None and r.get("steps") is not None]
+    if found:
+        lines.append(f"{'fuzz findings':15}{'found':>7}{'median s':>10}{'max s':>8}{'median steps':>14}"
+                     f"{'max steps':>11}{'shrink cut':>12}")
+        by_game: dict[str, list[dict[str, Any]]] = {}
+        for r in found:
+            by_game.setdefault(r.get("game", "?"), []).append(r)
+        for name, rows in {**dict(sorted(by_game.items())), "all": found}.items():
+            times, steps = [r["found_after"] for r in rows], [r["steps"] for r in rows]
+            lines.append(f"{name:15}{len(rows):>7}{_median(times):>10.1f}{max(times):>8.1f}{_median(steps):>14g}"
+                         f"{max(steps):>11}{sum(bool(r.get('shrink_cut')) for r in rows):>12}")
+        lines.append("")
     lines.append("score: killed + broke among the mutants not judged equivalent; raw: equivalents count as survivors")
     if result.survivors:
-        lines += ["", f"Survivors ({len(result.survivors)}): mutants verify could not tell from the reference"]
+        lines += ["", f"Survivors ({len(result.survivors)}): mutants the judge could not tell from the reference"]
         for r in sorted(result.survivors, key=lambda r: (r["file"], r["line"])):
             lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]")
     if result.contradicted:
-        lines += ["", "Judged equivalent but told apart by verify (fix refimpl/mutants/equivalents.yaml):"]
+        lines += ["", "Judged equivalent but told apart by the judge (fix refimpl/mutants/equivalents.yaml):"]
         for r in result.contradicted:
             lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]"
                          f" by {r.get('by')}")
