@@ -34,7 +34,7 @@ mutants: $(STAMP)
 
 ## fuzz-power: the same sample judged by default-settings fuzz: how many it finds, how fast, how short the reproducers
 fuzz-power: $(STAMP)
-	$(BIN)/refimpl mutants --judge fuzz --sample 400 --seed 1 --jobs 2 --out mutants-out
+	$(BIN)/refimpl mutants --judge fuzz --skip-equivalent --sample 400 --seed 1 --jobs 2 --out mutants-out
 
 ## goldens: rewrite the golden perft files beside the traces from the reference (review the diff)
 goldens: $(STAMP)

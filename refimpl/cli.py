@@ -223,20 +223,22 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
 @click.option("--judge", type=click.Choice(["verify", "fuzz"]), default="verify", show_default=True,
               help="What judges each mutant: verify (stops at the first failure) or a default-settings fuzz "
                    "(records time to find and reproducer length).")
+@click.option("--skip-equivalent", is_flag=True,
+              help="Leave out the mutants a review judged equivalent (they cannot be found; a long fuzz each).")
 @click.option("--list", "list_only", is_flag=True, help="List the sampled mutants; run nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: str, fresh: bool, timeout: float,
-                min_score: float | None, ids: tuple[str, ...], judge: str, list_only: bool, fmt: str,
-                quiet: bool) -> None:
+                min_score: float | None, ids: tuple[str, ...], judge: str, skip_equivalent: bool, list_only: bool,
+                fmt: str, quiet: bool) -> None:
     """Measure the kit's power: serve single-point mutants of the reference engines as outside builds and
     count how many verify tells apart (killed), sees crash (broke), or misses (survived).
 
     Exit 0 when every game reaches --min-score, 1 when one does not, 2 bad usage or a stale
     equivalents file.
     """
-    from .mutants import (MutantsError, game_of, load_equivalents, population, run_campaign, sample, score,
-                          score_json, score_text, stale_judgements)
+    from .mutants import (MutantsError, equivalence, game_of, load_equivalents, population, run_campaign, sample,
+                          score, score_json, score_text, stale_judgements)
 
     everything = population()
     known = sorted({game_of(s.file) for s in everything})
@@ -258,6 +260,8 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
         chosen = [s for s in everything if s.id in ids]
     else:
         chosen = [s for s in sample(everything, size, seed) if not games or game_of(s.file) in games]
+    if skip_equivalent:
+        chosen = [s for s in chosen if equivalence(s, judgements) is None]
     if list_only:
         for s in chosen:
             click.echo(f"{s.id}  {s.operator:9} {s.describe()}")
