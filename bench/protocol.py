@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from refimpl.games import GAMES  # noqa: E402
 from refimpl.protocol import ProtocolDriver  # noqa: E402
-from refimpl.replay import _ops, replay_all  # noqa: E402
+from refimpl.replay import plan, replay_all  # noqa: E402
 from refimpl.trace import find_traces, load_trace  # noqa: E402
 
 PY = shlex.quote(sys.executable)
@@ -53,8 +53,9 @@ def serve_replay(pipeline: bool, games: tuple[str, ...] = TARGET_GAMES) -> tuple
     """Seconds per message replaying the bundled traces of ``games`` against refimpl serve, and the
     message count. (Conquest King's views are ten times the size of these, so its messages cost more.)"""
     traces = [t for t in map(load_trace, find_traces([ROOT / "traces"])) if t.game in games]
-    per_round = sum(len(_ops(t)) for t in traces)
     driver = ProtocolDriver(SERVE, pipeline=pipeline)
+    lists_legal = "legal" in driver.capabilities
+    per_round = sum(len(plan(t, lists_legal)[0]) for t in traces)
     start = time.perf_counter()
     for _ in range(ROUNDS):  # as verify does: every trace's requests in one batch
         assert all(r.status == "conforms" for r in replay_all(traces, driver))
