@@ -17,7 +17,7 @@ from ..games import GAMES, JSON, Game, RuleViolation
 from ..serve import Session
 from ..trace import Step, Trace
 from .draw import Draw
-from .inputs import bend_action, bend_start, odd_action, odd_request
+from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
 from .positions import drawer
 
 
@@ -169,7 +169,12 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
     (valid or not) or a protocol request of another kind."""
     engine, state = mirror.engine, mirror.state
     legal, every = options(engine, state)
-    vocabulary.extend(every[:2])
+    known = {a.get("type") for a in vocabulary if type(a) is dict}
+    firsts = {}  # the first action of each type not yet in the vocabulary: every type gets bent sometime
+    for a in every:
+        if type(a) is dict and a.get("type") not in known and a.get("type") not in firsts:
+            firsts[a.get("type")] = a
+    vocabulary.extend(every[:2] + list(firsts.values()))
     if len(vocabulary) > 64:
         del vocabulary[:32]
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
@@ -178,7 +183,8 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
         pool = every or vocabulary or [{"type": "?"}]
         action = pick_action(d, pool)
         if what == "bend":
-            action = bend_action(d, action, vocabulary)
+            near = scalars(engine.view(state)) if state is not None else []
+            action = bend_action(d, action, vocabulary, near)
         elif what == "odd":
             action = odd_action(d, action)
         return Request("action", action, check)

@@ -39,16 +39,39 @@ def _set(value: JSON, path: tuple[Any, ...], new: JSON) -> JSON:
     return value
 
 
-def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = ()) -> JSON:
+def scalars(view: JSON) -> list[JSON]:
+    """The strings and whole numbers a view holds (tiles, ids, counts), each once, in a stable order: values
+    a field of an action may plausibly hold, though not here and now."""
+    seen: dict[tuple[str, JSON], None] = {}
+    for path in _paths(view):
+        leaf = _get(view, path)
+        if type(leaf) in (str, int):
+            seen[(type(leaf).__name__, leaf)] = None
+        if path and type(path[-1]) is str:
+            seen[("str", path[-1])] = None  # keys name things too (seats, species)
+    return [v for _, v in seen]
+
+
+def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence[JSON] = ()) -> JSON:
     """``value`` (an action, a set-up) with one fault somewhere inside it: a number moved off by a little
     or a lot, a field given an edge value or a value of the wrong kind, a key dropped or added, a list
-    element doubled or dropped, a field's value taken from ``others`` (another action, another seat), or
-    two values given where one is due."""
+    element doubled or dropped, a field's value taken from ``others`` (another action, another seat), a
+    field's value, or one more list element, taken from ``near`` (values of the same kind the state holds:
+    a tile that is not adjacent, an animal not carried), or two values given where one is due."""
     bent = copy.deepcopy(value)
     paths = [p for p in _paths(bent) if p and p[-1] != "type"] or [()]
     path = d.pick(paths)
     here = _get(bent, path)
-    how = d.below(8)
+    how = d.below(10)
+    if how >= 8 and near:
+        if how == 9 and isinstance(here, list):
+            kinds = {type(v) for v in here} or {str, int}
+            pool = [v for v in near if type(v) in kinds and v not in here]
+            if pool:
+                return _set(bent, path, here + [d.pick(pool)])
+        pool = [v for v in near if type(v) is type(here) and v != here]
+        if pool:
+            return _set(bent, path, d.pick(pool))
     if how == 7 and path:  # one value where one is due, two given: [it, another]
         leaves = [_get(o, q) for o in others if isinstance(o, dict) for q in _paths(o)
                   if q and q[-1] != "type" and not isinstance(_get(o, q), (dict, list))]
@@ -73,10 +96,11 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = ()) -> JSON:
     return _set(bent, path, d.pick(EDGE_VALUES))
 
 
-def bend_action(d: Draw, action: JSON, vocabulary: Sequence[JSON]) -> JSON:
+def bend_action(d: Draw, action: JSON, vocabulary: Sequence[JSON], near: Sequence[JSON] = ()) -> JSON:
     """An action near a legal one that the rules may refuse, with one fault or, one time in three, two or
     three at once (so the order in which a build checks them is compared): ``bend_value``'s faults, a legal
-    action of another moment, or another type of action with this one's fields."""
+    action of another moment, or another type of action with this one's fields. ``near``: the values the
+    state holds (``scalars``)."""
     faults = 1 if not d.one_in(3) else 2 + d.below(2)
     for _ in range(faults):
         how = d.below(8)
@@ -87,7 +111,7 @@ def bend_action(d: Draw, action: JSON, vocabulary: Sequence[JSON]) -> JSON:
             if types:
                 action = {**action, "type": d.pick(types)}
         else:
-            action = bend_value(d, action, vocabulary)
+            action = bend_value(d, action, vocabulary, near)
     return action
 
 

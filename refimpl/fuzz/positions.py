@@ -115,6 +115,11 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     placed = {k: free(near if not d.one_in(4) else tiles + [(0, 0)]) for k in keepers if not d.one_in(4)}
     animals = [{"species": d.pick(sorted(engine.size_of)), "at": hexes.name(free(near if not d.one_in(3) else tiles))}
                for _ in range(1 + d.below(9))]
+    if placed and d.one_in(3):  # a keeper and an animal on one tile (taming; on water, what may not follow)
+        keeper = d.pick(sorted(placed))
+        if water and d.one_in(2):
+            placed[keeper] = d.pick(sorted(water))
+        animals[d.below(len(animals))]["at"] = hexes.name(placed[keeper])
     fog = {t for t in (d.pick(tiles) for _ in range(d.below(5))) if t not in used}
     feed = {t for t in (d.pick(near) for _ in range(d.below(4))) if t not in water and t not in fog}
     rounds = int(engine.data["rounds"])
