@@ -86,8 +86,8 @@ def test_ludo_decisions_are_told_as_the_pieces_each_side_moved(tmp_path: Path) -
     proc = refimpl("fuzz", "--impl", build("wrong.py", "hard-ignores-risk"), "--game", "ludo",
                    "--out", str(tmp_path), "--shrink-time", "10")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert re.search(r"the reference: cpu\d piece \d: ", proc.stdout), proc.stdout
-    assert re.search(r"the build: +cpu\d piece \d: ", proc.stdout), proc.stdout
+    assert re.search(r"the reference: (human|cpu\d) piece \d: ", proc.stdout), proc.stdout
+    assert re.search(r"the build: +(human|cpu\d) piece \d: ", proc.stdout), proc.stdout
     assert "LD-CPU" in proc.stdout and "replays to the same mismatch" in proc.stdout
 
 
