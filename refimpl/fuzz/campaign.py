@@ -27,7 +27,7 @@ from ..games import GAMES
 from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
 from ..trace import dump_trace, load_trace
-from .cases import Case, CaseShape, draw_case
+from .cases import Case, CaseShape, Request, draw_case
 from .draw import Draw, same_draws_everywhere
 from .judge import Divergence, Judged, explain, judge
 from .reproducer import reproducer
@@ -88,6 +88,15 @@ class CampaignResult:
     timed_out: bool = False  # max_time ended the search
 
 
+def joined(cases: list[Case]) -> Case:
+    """Several cases as one: the first, then each other's start as a ``start`` request and its steps."""
+    first, steps = cases[0], list(cases[0].steps)
+    for case in cases[1:]:
+        steps.append(Request("start", {"ruleset": case.ruleset, "seed": case.seed, "setup": case.setup}))
+        steps += case.steps
+    return first.with_steps(steps)
+
+
 @dataclass(frozen=True)
 class CampaignJob:
     command: str
@@ -108,8 +117,11 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
     found: dict[str, Any] = {}  # kind, case, at (seconds), first_steps
     broke: dict[str, tuple[str, str]] = {}  # cause: (the build's fault, its stderr) the first time it broke
 
+    history: list[Case] = []  # the cases the running build process has been sent, oldest first
+
     def connect() -> ProtocolDriver:
         if build[0] is None or not build[0].alive:
+            history.clear()
             if build[0] is not None:
                 build[0].close()
             timeout = s.timeout
@@ -125,6 +137,7 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
                 build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
                 build[0] = None
             target = connect()
+            history.append(case)
             judged = judge(case, target, "legal" in target.capabilities)
         except BuildBroke as exc:
             result.cases += 1
@@ -132,7 +145,15 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
             if build[0] is not None:
                 build[0].close()
                 build[0] = None
-            return BROKE, getattr(exc, "step", len(case.steps))
+            step = getattr(exc, "step", len(case.steps))
+            if not found and len(history) > 1:
+                # The build broke after earlier cases too: the finding is all of them in one, so a fresh
+                # build breaks on it as well; shrinking drops what it does not need.
+                whole = joined(history)
+                broken_by[0] = whole
+                step += len(whole.steps) - len(case.steps)
+            history.clear()
+            return BROKE, step
         result.cases += 1
         result.requests += len(judged.probes)
         if judged.divergence is not None:
@@ -146,6 +167,7 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
     def cut(case: Case, step: int, kind: str) -> Case:
         return case.with_steps(case.steps[:step]) if kind in (DIVERGES, BROKE) else case
 
+    broken_by: list[Case | None] = [None]  # the joined case when the build broke after several
     hypothesis_until = [float("inf")]
     hypothesis_cut = [False]
 
@@ -164,10 +186,11 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
             result.timed_out = True
             return False
         case = draw_case(Draw(data), s.game, job.ruleset, shape)
+        broken_by[0] = None
         kind, step = run(case)
         if kind is None or (found and kind != found["kind"]):
             return False
-        case = cut(case, step, kind)
+        case = cut(broken_by[0] or case, step, kind)
         if not found:
             found.update(kind=kind, case=case, at=now - started, first_steps=len(case.steps))
             hypothesis_until[0] = time.monotonic() + s.shrink_time * 0.5

@@ -154,7 +154,10 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
             legal = [engine.action_json(a) for a in engine.legal_actions(state)]
             if not legal:
                 break
-            state = engine.apply(state, engine.parse_action(pick_action(d, legal)))
+            try:
+                state = engine.apply(state, engine.parse_action(pick_action(d, legal)))
+            except RuleViolation:
+                break  # a listed action the rules still refuse (Conquest King: a reveal under a friend)
         setup = engine.setup_of(state)
         if setup is not None:
             return seed, setup, "played"
@@ -169,16 +172,20 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
     (valid or not) or a protocol request of another kind."""
     engine, state = mirror.engine, mirror.state
     legal, every = options(engine, state)
-    known = {a.get("type") for a in vocabulary if type(a) is dict}
-    firsts = {}  # the first action of each type not yet in the vocabulary: every type gets bent sometime
+    known = {_kind(a) for a in vocabulary}
+    firsts: dict[str, JSON] = {}  # the first action of each kind not yet in the vocabulary: each gets bent
     for a in every:
-        if type(a) is dict and a.get("type") not in known and a.get("type") not in firsts:
-            firsts[a.get("type")] = a
+        kind = _kind(a)
+        if kind not in known and kind not in firsts:
+            firsts[kind] = a
     vocabulary.extend(every[:2] + list(firsts.values()))
     if len(vocabulary) > 64:
         del vocabulary[:32]
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
-    what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)])
+    if state is not None and not every:  # the game is over (or nothing can be done): mostly begin again
+        what = d.weighted([("restart", 4), ("start", 4), ("bend", 1), ("odd", 1), ("ask", 1)])
+    else:
+        what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)])
     if what in ("play", "bend", "odd"):
         pool = every or vocabulary or [{"type": "?"}]
         action = pick_action(d, pool)

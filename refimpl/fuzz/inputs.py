@@ -42,14 +42,16 @@ def _set(value: JSON, path: tuple[Any, ...], new: JSON) -> JSON:
 def scalars(view: JSON) -> list[JSON]:
     """The strings and whole numbers a view holds (tiles, ids, counts), each once, in a stable order: values
     a field of an action may plausibly hold, though not here and now."""
-    seen: dict[tuple[str, JSON], None] = {}
+    seen: dict[tuple[str, Any], JSON] = {}
     for path in _paths(view):
         leaf = _get(view, path)
         if type(leaf) in (str, int):
-            seen[(type(leaf).__name__, leaf)] = None
+            seen[(type(leaf).__name__, leaf)] = leaf
+        elif type(leaf) is list and 0 < len(leaf) <= 3 and all(type(v) is int for v in leaf):
+            seen[("list", tuple(leaf))] = list(leaf)  # a square, a coordinate pair
         if path and type(path[-1]) is str:
-            seen[("str", path[-1])] = None  # keys name things too (seats, species)
-    return [v for _, v in seen]
+            seen[("str", path[-1])] = path[-1]  # keys name things too (seats, species)
+    return list(seen.values())
 
 
 def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence[JSON] = ()) -> JSON:
@@ -57,7 +59,8 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
     or a lot, a field given an edge value or a value of the wrong kind, a key dropped or added, a list
     element doubled or dropped, a field's value taken from ``others`` (another action, another seat), a
     field's value, or one more list element, taken from ``near`` (values of the same kind the state holds:
-    a tile that is not adjacent, an animal not carried), or two values given where one is due."""
+    a tile that is not adjacent, an animal not carried, the square of a hidden unit), a flag turned the other
+    way, or two values given where one is due."""
     bent = copy.deepcopy(value)
     paths = [p for p in _paths(bent) if p and p[-1] != "type"] or [()]
     path = d.pick(paths)
@@ -78,6 +81,8 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
         return _set(bent, path, [here, d.pick(leaves) if leaves and d.below(3) else here])
     if how == 0 and type(here) is int:
         return _set(bent, path, here + d.pick((1, -1, 2, -2, 5, 50)))
+    if how <= 1 and type(here) is bool:
+        return _set(bent, path, not here)  # a flag the other way (an attack with no one in front)
     if how == 1 and path and isinstance(_get(bent, path[:-1]), dict):
         del _get(bent, path[:-1])[path[-1]]
         return bent
@@ -89,7 +94,8 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
     if how == 4 and others:
         donor = d.pick(others)
         if isinstance(donor, dict) and isinstance(bent, dict):
-            key = path[0] if path else None
+            missing = sorted(set(donor) - set(bent))  # a field another action has: an attack flag, a target
+            key = d.pick(missing) if missing and d.one_in(2) else path[0] if path else None
             if key in donor:
                 bent[key] = copy.deepcopy(donor[key])
                 return bent
@@ -99,13 +105,22 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
 def bend_action(d: Draw, action: JSON, vocabulary: Sequence[JSON], near: Sequence[JSON] = ()) -> JSON:
     """An action near a legal one that the rules may refuse, with one fault or, one time in three, two or
     three at once (so the order in which a build checks them is compared): ``bend_value``'s faults, a legal
-    action of another moment, or another type of action with this one's fields. ``near``: the values the
-    state holds (``scalars``)."""
+    action of another moment, a field other actions of its type have added, or another type of action with
+    this one's fields. ``near``: the values the state holds (``scalars``)."""
     faults = 1 if not d.one_in(3) else 2 + d.below(2)
     for _ in range(faults):
         how = d.below(8)
         if how == 6 and vocabulary:
             action = copy.deepcopy(d.pick(vocabulary))  # right once, wrong now
+        elif how == 5 and isinstance(action, dict) and vocabulary:
+            # a field other actions of this type have, added: an attack where no one stands in front
+            extra = {k: v for a in vocabulary if isinstance(a, dict) and a.get("type") == action.get("type")
+                     for k, v in a.items() if k not in action}
+            if extra:
+                key = d.pick(sorted(extra))
+                action = {**action, key: copy.deepcopy(extra[key])}
+            else:
+                action = bend_value(d, action, vocabulary, near)
         elif how == 7 and isinstance(action, dict) and vocabulary:
             types = sorted({a.get("type") for a in vocabulary if isinstance(a, dict)} - {action.get("type")}, key=str)
             if types:

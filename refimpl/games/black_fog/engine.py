@@ -149,8 +149,8 @@ class BlackFog(Game[State, dict]):
     def setup_of(self, state: State) -> dict[str, JSON] | None:
         """The set-up of ``state``'s map (healthy trees, water), wild animals, keepers, fog, feed and round
         (which the set-up begins in its action phase); animals carried, saved or lost and withered trees
-        are left out. None once the game is over."""
-        if state.phase == "over":
+        are left out. None once the game is over or a keeper is lost (a set-up cannot leave a keeper out)."""
+        if state.phase == "over" or any(k.lost for k in state.keepers):
             return None
         names = lambda tiles: [hexes.name(t) for t in sorted(tiles)]  # noqa: E731
         return {"map": {"apple": names(state.apple), "water": names(state.water)},
