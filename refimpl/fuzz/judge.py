@@ -10,7 +10,7 @@ from typing import Any
 from ..compare import MISSING, Difference, first_difference, whole_difference
 from ..driver import BuildBroke, Driver, Outcome, ReferenceDriver, Refused, Rejected
 from ..games import GAMES, JSON
-from ..replay import Probe, moves, outcome_difference, plan
+from ..replay import Probe, _show_outcome, moves, outcome_difference, plan
 from .cases import Case
 
 
@@ -101,7 +101,7 @@ def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list
             before = reference_view
         if probe.kind == "unchanged":
             if isinstance(actual, (Rejected, Refused)):
-                diff: Difference | None = Difference("unchanged-after-rejection", "the state", _brief(actual))
+                diff: Difference | None = Difference("unchanged-after-rejection", "the state", _show_outcome(actual))
             else:
                 moved = whole_difference(build_view, actual)
                 diff = None if moved is None else Difference(f"unchanged-after-rejection.{moved.path}",
@@ -122,16 +122,8 @@ def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list
     return None
 
 
-def _brief(outcome: Any) -> Any:
-    if isinstance(outcome, Rejected):
-        return {"rejected": outcome.code}
-    if isinstance(outcome, Refused):
-        return {"error": outcome.code}
-    return outcome
-
-
 def _short(value: Any, width: int = 40) -> str:
-    text = "<missing>" if value is MISSING else json.dumps(_brief(value), separators=(",", ":"))
+    text = "<missing>" if value is MISSING else json.dumps(_show_outcome(value), separators=(",", ":"))
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
