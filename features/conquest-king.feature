@@ -146,7 +146,7 @@ Feature: Conquest King (征服王)
       | sparkia | light-infantry | 4,4 | e      | yes    |
       | sparkia | heavy-infantry | 4,5 | n      |        |
     When the unit at 4,5 moves to 4,4 facing e
-    Then sparkia-2 stands at 4,4 facing e
+    Then sparkia-1 stands at 4,4 facing e
     And sparkia sees its hidden ambush at 4,4
 
   @CK-AMB-6 @CK-AMB-7

@@ -157,7 +157,7 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
             try:
                 state = engine.apply(state, engine.parse_action(pick_action(d, legal)))
             except RuleViolation:
-                break  # a listed action the rules still refuse (Conquest King: a reveal under a friend)
+                break  # a listed action the rules still refuse (none known; a wrong list must not stop a start)
         setup = engine.setup_of(state)
         if setup is not None:
             return seed, setup, "played"

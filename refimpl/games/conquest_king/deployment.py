@@ -62,14 +62,15 @@ class Deployment(Board):
         turn, side = setup.get("turn", 1), setup.get("side", p.sides[p.first])
         if type(turn) is not int or turn < 1 or side not in p.sides:
             raise BadSetup("bad-setup", "turn is a whole number from 1 and side a side")
-        return replace(state, phase="play", units=tuple(sorted(units.values(), key=order)), turn=turn,
-                       side=p.sides.index(side), complete=(2,) * len(p.sides), serial=tuple(serial),
-                       registered=(0,) * len(p.sides))
+        numbered, serials = self._numbered(tuple(units.values()))  # as a game's start numbers them (CK-R9)
+        return replace(state, phase="play", units=numbered, turn=turn, side=p.sides.index(side),
+                       complete=(2,) * len(p.sides), serial=serials, registered=(0,) * len(p.sides))
 
     def setup_of(self, state: State) -> dict[str, Any] | None:
         """The set-up of a position in play (units with their squares and facings, the hidden ambushes as
         ambushes, kings out of their castles listed), its terrain, field, turn and side to move; None in
-        deployment, in combat and once the game is over. Units get new ids in list order."""
+        deployment, in combat and once the game is over. Units are numbered afresh (a set-up's numbering,
+        ruling CK-R9): the same ids unless a destroyed unit left a gap."""
         if state.phase != "play":
             return None
         units = [{"side": u.side, "kind": u.kind, "at": list(u.at), "facing": u.facing, "ambush": u.hidden}
@@ -135,6 +136,18 @@ class Deployment(Board):
         s = self._deploying(state, a["side"])
         state = replace(state, complete=set_at(state.complete, s, state.complete[s] + 1))
         if all(c == 2 for c in state.complete):  # both deployed: the game starts, ambushes vanish
-            units = tuple(replace(u, hidden=u.ambush) for u in state.units)
-            state = replace(state, phase="play", units=units, phase_started=state.clock)
+            units, serial = self._numbered(tuple(replace(u, hidden=u.ambush) for u in state.units))
+            state = replace(state, phase="play", units=units, serial=serial, phase_started=state.clock)
         return state
+
+    def _numbered(self, units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[int, ...]]:
+        """(units, serial) with each side's units numbered afresh as play begins (ruling CK-R9): its visible
+        units 1, 2, … in placement order, then its ambush; so no id the enemy sees skips a hidden unit or a
+        unit taken back."""
+        out = [u for u in units if u.kind == "king"]
+        serial: list[int] = []
+        for side in self.p.sides:
+            mine = sorted((u for u in units if u.side == side and u.kind != "king"), key=lambda u: (u.ambush, order(u)))
+            out += [replace(u, id=f"{side}-{n}") for n, u in enumerate(mine, 1)]
+            serial.append(len(mine))
+        return tuple(sorted(out, key=order)), tuple(serial)

@@ -165,7 +165,8 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
             if u.side != side:
                 continue
             if u.hidden:
-                out.append({"type": "reveal", "at": list(u.at)})
+                if u.at not in visible:  # never under a friend (ruling CK-R13)
+                    out.append({"type": "reveal", "at": list(u.at)})
                 continue
             if u.moved:
                 continue
