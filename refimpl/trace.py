@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
 import yaml
+
+from . import yamlsafe
 
 from .compare import flatten
 from .games import GAMES, JSON, RuleViolation
@@ -22,6 +25,8 @@ from .games import GAMES, JSON, RuleViolation
 SCHEMA: Mapping[str, Any] = json.loads(
     resources.files(__package__).joinpath("schemas", "trace-v1.schema.json").read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+_STEP_VALIDATOR = jsonschema.Draft202012Validator({"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"],
+                                                   "$ref": "#/$defs/step"})
 
 
 class TraceError(Exception):
@@ -89,83 +94,185 @@ class Trace:
     start: Mapping[str, JSON] | None = None
     description: str = ""
     data: Mapping[str, JSON] = field(default_factory=dict, repr=False, compare=False)
+    lines: Any = field(default=None, repr=False, compare=False)  # where things are in the text (_Lines)
+
+    def line_of(self, path: Iterable[Any]) -> int | None:
+        """The line of a data path (``("setup", "units", 2)``) in the trace's file, where known."""
+        return None if self.lines is None else self.lines.of(path)
 
     @property
     def name(self) -> str:
         return Path(self.path).stem
 
 
-def _line_map(node: yaml.Node, path: tuple[Any, ...] = (), out: dict | None = None) -> dict:
-    """Map every path in a composed YAML document to its 1-based line."""
-    out = {} if out is None else out
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            _line_map(value, path + (key.value,), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, value in enumerate(node.value):
-            _line_map(value, path + (i,), out)
-    return out
+class _Lines:
+    """Where things are in a trace's text: each step's first line at once, everything else only when a
+    report or an error asks (composing a big file costs far more than loading it)."""
+
+    def __init__(self, text: str, steps: int) -> None:
+        self.text = text
+        found = yamlsafe.item_lines(text, "steps", steps)
+        self._all: dict[tuple[Any, ...], int] | None = None
+        if found is None:
+            self._all = self.everything()
+            found = [self._all.get(("steps", i), 1) for i in range(steps)]
+        self.steps = found
+        self._text_lines: list[str] | None = None
+
+    def everything(self) -> dict[tuple[Any, ...], int]:
+        if self._all is None:
+            try:
+                node = yamlsafe.compose(self.text)
+            except yaml.YAMLError:
+                node = None
+            self._all = yamlsafe.line_map(node) if node is not None else {}
+        return self._all
+
+    def of_step(self, index: int) -> dict[tuple[Any, ...], int]:
+        """The lines inside step ``index`` (paths relative to the step), from that step's text alone."""
+        if self._all is not None:
+            return {p[2:]: n for p, n in self._all.items() if len(p) >= 2 and p[0] == "steps" and p[1] == index}
+        if self._text_lines is None:
+            self._text_lines = self.text.split("\n")
+        first = self.steps[index]
+        last = self.steps[index + 1] - 1 if index + 1 < len(self.steps) else len(self._text_lines)
+        piece = "\n".join(self._text_lines[first - 1:last])
+        try:
+            node = yamlsafe.compose(piece)
+        except yaml.YAMLError:  # an alias to an anchor outside the step: compose the whole file
+            return {p[2:]: n for p, n in self.everything().items()
+                    if len(p) >= 2 and p[0] == "steps" and p[1] == index}
+        if not isinstance(node, yaml.SequenceNode) or not node.value:
+            return {(): first}
+        return yamlsafe.line_map(node.value[0], (), first - 1)
+
+    def of(self, path: Iterable[Any]) -> int | None:
+        """The line of ``path`` in the document (or of its nearest enclosing part)."""
+        parts = tuple(path)
+        if len(parts) >= 2 and parts[0] == "steps" and isinstance(parts[1], int) and parts[1] < len(self.steps):
+            inside = self.of_step(parts[1])
+            rest = parts[2:]
+            while rest not in inside and rest:
+                rest = rest[:-1]
+            return inside.get(rest, self.steps[parts[1]])
+        lines = self.everything()
+        while parts not in lines and parts:
+            parts = parts[:-1]
+        return lines.get(parts)
 
 
-def _line_of(lines: Mapping[tuple, int], path: Iterable[Any]) -> int | None:
-    parts = tuple(path)
-    while parts not in lines and parts:
-        parts = parts[:-1]
-    return lines.get(parts)
+class _FieldLines(Mapping[str, int]):
+    """A step's expectation lines by dotted path (``scores.red``), worked out on first use."""
+
+    def __init__(self, lines: _Lines, index: int, key: str) -> None:
+        self._lines, self._index, self._key = lines, index, key
+        self._map: dict[str, int] | None = None
+
+    def _load(self) -> dict[str, int]:
+        if self._map is None:
+            inside = self._lines.of_step(self._index)
+            if self._key in ("reject", "error"):
+                line = inside.get((self._key,))
+                self._map = {} if line is None else {"rejected" if self._key == "reject" else "error": line}
+            else:
+                self._map = {yamlsafe.dotted(p[1:]): n for p, n in inside.items()
+                             if len(p) > 1 and p[0] == "expect"}
+        return self._map
+
+    def __getitem__(self, key: str) -> int:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
-def _dotted(path: Iterable[Any]) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "<top>"
+_ACTION_KEYS = frozenset({"action", "expect", "reject", "note", "views", "legal"})
+_RESTART_KEYS = frozenset({"restart", "expect", "note", "views", "legal"})
+_CODE = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: 20x faster
+def _plainly_valid(step: Any) -> bool:
+    """True only for the two common forms of a step (an action, a restart) that the schema surely
+    accepts; everything else is left to jsonschema (tests/test_trace_loading.py checks that this never
+    accepts what the schema refuses)."""
+    if type(step) is not dict:
+        return False
+    keys = step.keys()
+    if "action" in step:
+        if not keys <= _ACTION_KEYS:
+            return False
+        if "reject" in step:
+            if "expect" in step or not (type(step["reject"]) is str and _CODE.match(step["reject"])):
+                return False
+        elif not (type(step["action"]) is dict and "type" in step["action"]):
+            return False
+    elif step.get("restart") is True:
+        if not keys <= _RESTART_KEYS:
+            return False
+    else:
+        return False
+    if "expect" in step and type(step["expect"]) is not dict:
+        return False
+    if "note" in step and type(step["note"]) is not str:
+        return False
+    views = step.get("views", {})
+    if type(views) is not dict or not all(type(v) is dict for v in views.values()):
+        return False
+    legal = step.get("legal", [])
+    return type(legal) is list and all(type(a) is dict for a in legal)
 
 
-def _compose_and_load(text: str) -> tuple[yaml.Node | None, Any]:
-    """The YAML document's node tree (for line numbers) and its data, from one parse."""
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        return node, (loader.construct_document(node) if node is not None else None)
-    finally:
-        loader.dispose()
+def _schema_problem(data: Any) -> jsonschema.ValidationError | None:
+    """The schema error to report, if any: the header with its first step by jsonschema, then every
+    other step that is not plainly valid."""
+    steps = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(steps, list) or not steps:
+        return _best(_VALIDATOR.iter_errors(data))
+    problem = _best(_VALIDATOR.iter_errors({**data, "steps": steps[:1]}))
+    if problem is not None:
+        return problem
+    for i, step in enumerate(steps[1:], 1):
+        if not _plainly_valid(step):
+            problem = _best(_STEP_VALIDATOR.iter_errors(step))
+            if problem is not None:
+                problem.path.extendleft(["steps", i][::-1])
+                return problem
+    return None
+
+
+def _best(errors: Iterable[jsonschema.ValidationError]) -> jsonschema.ValidationError | None:
+    found = sorted(errors, key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    return jsonschema.exceptions.best_match(found) if found else None
 
 
 def parse_trace(text: str, path: str = "<trace>") -> Trace:
     """Parse and check a trace's text. Raises TraceError naming ``path`` and the line."""
     try:
-        node, data = _compose_and_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        reason = getattr(exc, "problem", None) or str(exc)
-        raise TraceError(path, mark.line + 1 if mark else None, f"malformed YAML: {reason}") from None
-    if node is None:
+        data = yamlsafe.load(text, path)
+    except yamlsafe.YamlError as exc:
+        raise TraceError(path, exc.line, exc.reason) from None
+    if data is None:
         raise TraceError(path, None, "empty file: a trace is a YAML mapping")
-    lines = _line_map(node)
-    errors = sorted(_VALIDATOR.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
-    if errors:
-        err = jsonschema.exceptions.best_match(errors)
-        where = _dotted(err.absolute_path)
-        raise TraceError(path, _line_of(lines, err.absolute_path), f"schema error at {where}: {err.message}")
+    steps_raw = data.get("steps") if isinstance(data, dict) else None
+    lines = _Lines(text, len(steps_raw) if isinstance(steps_raw, list) else 0)
+    problem = _schema_problem(data)
+    if problem is not None:
+        where = yamlsafe.dotted(problem.absolute_path)
+        raise TraceError(path, lines.of(problem.absolute_path), f"schema error at {where}: {problem.message}")
     if data["game"] not in GAMES:
-        raise TraceError(path, lines[("game",)],
+        raise TraceError(path, lines.of(("game",)),
                          f"unknown game {data['game']!r} (known: {', '.join(sorted(GAMES))})")
     game = GAMES[data["game"]]
     ruleset = data.get("ruleset", game.info.default_ruleset)
     if ruleset not in game.info.rulesets:
-        raise TraceError(path, lines[("ruleset",)],
+        raise TraceError(path, lines.of(("ruleset",)),
                          f"unknown ruleset {ruleset!r} for {game.info.name} (known: {', '.join(game.info.rulesets)})")
-    expect_lines: dict[int, list[tuple[tuple[Any, ...], int]]] = {}  # step -> its expect's paths, in one pass
-    for p, n in lines.items():
-        if len(p) > 3 and p[0] == "steps" and p[2] == "expect":
-            expect_lines.setdefault(p[1], []).append((p, n))
     steps = []
     for i, raw in enumerate(data["steps"]):
-        line = lines[("steps", i)]
+        line = lines.steps[i]
         kind = next((k for k in ("restart", "start", "request") if k in raw), "action")
         action = raw.get("action")
         if kind == "action" and "reject" not in raw:
@@ -174,21 +281,17 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
             try:
                 game.parse_action(action)
             except RuleViolation as exc:
-                raise TraceError(path, lines.get(("steps", i, "action"), line),
+                raise TraceError(path, lines.of(("steps", i, "action")),
                                  f"step {i + 1}: not a {game.info.title} action: {exc.message}") from None
-        if "reject" in raw or "error" in raw:
-            key = "reject" if "reject" in raw else "error"
-            field_lines = {"rejected" if key == "reject" else "error": lines[("steps", i, key)]}
-        else:
-            field_lines = {_dotted(p[3:]): n for p, n in expect_lines.get(i, [])}
+        key = "reject" if "reject" in raw else "error" if "error" in raw else "expect"
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
                           reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
                           error=raw.get("error"), start=raw.get("start") or raw.get("request"), kind=kind,
-                          field_lines=field_lines))
+                          field_lines=_FieldLines(lines, i, key)))
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),
                  source=data["source"], steps=tuple(steps), start=data.get("start"),
-                 description=data.get("description", ""), data=data)
+                 description=data.get("description", ""), data=data, lines=lines)
 
 
 _LOADED: dict[tuple[str, int, int], Trace] = {}  # (path, size, mtime): a trace read once per process
@@ -198,17 +301,50 @@ def load_trace(path: str | Path) -> Trace:
     """Read and check one trace file (from a cache while the file is unchanged). Raises TraceError."""
     try:
         stat = os.stat(path)
-        key = (str(path), stat.st_size, stat.st_mtime_ns)
-        if key in _LOADED:
-            return _LOADED[key]
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceError(str(path), None, f"cannot read: {exc}") from None
+    except OSError as exc:
+        raise TraceError(str(path), None, f"cannot read: {yamlsafe.os_reason(exc)}") from None
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key in _LOADED:
+        return _LOADED[key]
+    try:
+        text = yamlsafe.read_text(path)
+    except yamlsafe.YamlError as exc:
+        raise TraceError(exc.path, exc.line, exc.reason) from None
     trace = parse_trace(text, str(path))
     if len(_LOADED) > 4096:
         _LOADED.clear()
     _LOADED[key] = trace
     return trace
+
+
+class TraceErrors(TraceError):
+    """Several traces that cannot be used: every one is named, one per line."""
+
+    def __init__(self, errors: list[TraceError]) -> None:
+        first = errors[0]
+        super().__init__(first.path, first.line, first.reason)
+        self.errors = errors
+        self.args = ("\n".join(str(e) for e in errors) + f"\n({len(errors)} traces cannot be used)",)
+
+
+def load_traces(paths: Iterable[str | Path]) -> list[Trace]:
+    """Every trace in ``paths`` (files and folders). Raises TraceError for a path that is not there or
+    holds no trace, and TraceErrors naming every bad trace (not only the first)."""
+    paths = list(paths)
+    found = find_traces(paths)
+    if not found:
+        raise TraceError(", ".join(map(str, paths)), None, "no traces (*.yaml, *.yml) found")
+    traces, errors = [], []
+    for p in found:
+        try:
+            traces.append(load_trace(p))
+        except TraceError as exc:
+            errors.append(exc)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise TraceErrors(errors)
+    return traces
 
 
 def find_traces(paths: Iterable[str | Path]) -> list[Path]:
@@ -221,7 +357,12 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
         elif p.is_file():
             found.append(p)
         else:
-            raise TraceError(str(p), None, "no such file or folder")
+            try:
+                os.stat(p)
+                reason = "not a file or a folder"
+            except OSError as exc:
+                reason = "no such file or folder" if not os.path.lexists(p) else yamlsafe.os_reason(exc)
+            raise TraceError(str(p), None, reason)
     return found
 
 

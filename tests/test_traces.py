@@ -70,7 +70,7 @@ def test_an_accepted_action_where_a_rejection_was_expected_is_a_mismatch() -> No
 
 
 @pytest.mark.parametrize("text, line, words", [
-    ("version: 1\ngame: [beacon\n", 3, "malformed YAML"),
+    ("version: 1\ngame: [beacon\n", 2, "unclosed bracket"),
     ("", None, "empty file"),
     (ROUTE.replace("version: 1", "version: 2"), 1, "version"),
     (ROUTE.replace("game: beacon-lines", "game: chess"), 2, "unknown game 'chess'"),

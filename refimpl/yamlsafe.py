@@ -1,0 +1,240 @@
+"""Read YAML the kit is handed (traces, expect-fail files, reviewed-mutant lists) within fixed limits.
+
+The data comes from yaml-rs (a YAML 1.2 parser written in Rust: a 50 MB trace loads in seconds, where
+PyYAML's libyaml binding takes minutes), with its alias limits and duplicate keys refused. Lines are
+found with PyYAML's event stream, which stops at the first problem, so a hostile file is named with its
+line at once. The limits, documented in specs/trace-format.md:
+
+- a file of at most ``MAX_BYTES`` bytes, checked before it is read;
+- nesting at most ``MAX_DEPTH`` deep;
+- aliases: at most ``MAX_ALIAS_EVENTS`` YAML events replayed by all aliases together (a "billion laughs"
+  file is refused in milliseconds, not expanded);
+- no mapping with the same key twice; no tags but the core schema's; UTF-8 text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import yaml
+import yaml_rs
+
+MAX_BYTES = 64 << 20
+MAX_DEPTH = 64
+MAX_ALIAS_EVENTS = 100_000
+
+_ALIAS_LIMITS = yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_EVENTS,
+                                    max_alias_expansions_per_anchor=MAX_ALIAS_EVENTS,
+                                    max_replay_stack_depth=MAX_DEPTH)
+_LINE = re.compile(r"at line (\d+)")
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class YamlError(Exception):
+    """A YAML file the kit cannot use; names the file, the line where known, and the reason."""
+
+    def __init__(self, path: str, line: int | None, reason: str) -> None:
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {reason}")
+        self.path, self.line, self.reason = path, line, reason
+
+
+def read_text(path: str | Path, limit: int = MAX_BYTES) -> str:
+    """A file's UTF-8 text, refused (before reading) when larger than ``limit``. Raises YamlError."""
+    name = str(path)
+    try:
+        size = Path(path).stat().st_size
+        if size > limit:
+            raise YamlError(name, None, f"the file has {size} bytes; the limit is {limit}")
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise YamlError(name, None, f"cannot read: {os_reason(exc)}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlError(name, line, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {column}") from None
+
+
+def os_reason(exc: OSError) -> str:
+    import errno
+
+    if exc.errno == errno.ELOOP:
+        return "a loop of symbolic links"
+    return exc.strerror or str(exc)
+
+
+def load(text: str, path: str = "<yaml>") -> Any:
+    """The data of one YAML document, within the limits. Raises YamlError naming the line."""
+    if len(text) > MAX_BYTES:
+        raise YamlError(path, None, f"the text has {len(text)} characters; the limit is {MAX_BYTES}")
+    try:
+        data = yaml_rs.loads(text, parse_datetime=False, alias_limits=_ALIAS_LIMITS)
+    except (yaml_rs.YAMLDecodeError, RecursionError, ValueError) as exc:
+        message = str(exc)
+        found = _LINE.search(message)
+        if found:  # a syntax error: yaml-rs names the line
+            raise YamlError(path, int(found.group(1)), f"malformed YAML: {message.splitlines()[-1]}") from None
+        problem = _problem(text)  # a duplicate key or an alias limit: find the line
+        if problem is not None:
+            raise YamlError(path, problem[0] or None, problem[1]) from None
+        raise YamlError(path, None, f"malformed YAML: {message.splitlines()[0] if message else exc}") from None
+    if isinstance(data, list) and len(data) != 1 and _documents(text) > 1:
+        raise YamlError(path, None, "more than one YAML document; a file holds one")
+    if _too_deep(data):
+        problem = _problem(text)
+        raise YamlError(path, problem[0] if problem else None,
+                        problem[1] if problem else f"nested more than {MAX_DEPTH} deep")
+    return data
+
+
+def _documents(text: str) -> int:
+    return sum(1 for _ in re.finditer(r"(?m)^---", text)) or 1
+
+
+def _too_deep(data: Any) -> bool:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in value)
+    return False
+
+
+def _problem(text: str) -> tuple[int, str] | None:
+    """The first line breaking a limit or the YAML itself, from PyYAML's event stream (which stops there):
+    nesting too deep, aliases replaying too much, a duplicate key, or a syntax error."""
+    anchors: dict[str, int] = {}  # anchor -> events its node stands for, aliases expanded
+    open_anchors: list[tuple[str, int, int]] = []  # (anchor, depth at start, expanded events before)
+    frames: list[list[Any]] = []  # [is_mapping, keys seen, expecting a key]
+    expanded = replayed = 0
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            line = event.start_mark.line + 1
+            if frames and frames[-1][0]:
+                frame = frames[-1]
+                if frame[2] and isinstance(event, yaml.ScalarEvent):
+                    if event.value in frame[1]:
+                        return line, f"the key {event.value!r} appears twice in one mapping"
+                    frame[1].add(event.value)
+                if not isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    frame[2] = not frame[2]
+            if isinstance(event, yaml.AliasEvent):
+                size = anchors.get(event.anchor, 1)
+                replayed += size
+                expanded += size
+                if replayed > MAX_ALIAS_EVENTS:
+                    return line, (f"aliases replay more than {MAX_ALIAS_EVENTS} YAML events "
+                                  f"(a file that expands on loading)")
+                continue
+            expanded += 1
+            anchor = getattr(event, "anchor", None)
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                frames.append([isinstance(event, yaml.MappingStartEvent), set(), True])
+                if len(frames) > MAX_DEPTH:
+                    return line, f"nested more than {MAX_DEPTH} deep"
+                if anchor:
+                    open_anchors.append((anchor, len(frames), expanded - 1))
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                if open_anchors and open_anchors[-1][1] == len(frames):
+                    name, _, before = open_anchors.pop()
+                    anchors[name] = expanded - before
+                frames.pop()
+            elif isinstance(event, yaml.ScalarEvent) and anchor:
+                anchors[anchor] = 1
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        return (mark.line + 1 if mark else 0), f"malformed YAML: {problem}"
+    finally:
+        loader.dispose()
+    return None
+
+
+def load_file(path: str | Path, limit: int = MAX_BYTES) -> tuple[str, Any]:
+    """A YAML file's text and data. Raises YamlError."""
+    text = read_text(path, limit)
+    return text, load(text, str(path))
+
+
+def compose(text: str) -> yaml.Node | None:
+    """PyYAML's node tree of ``text`` (for line numbers of small pieces). Raises yaml.YAMLError."""
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def line_map(node: yaml.Node, path: tuple[Any, ...] = (), offset: int = 0) -> dict[tuple[Any, ...], int]:
+    """Every path in a composed node tree mapped to its 1-based line (plus ``offset``)."""
+    out: dict[tuple[Any, ...], int] = {}
+    stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(node, path)]
+    while stack:
+        item, where = stack.pop()
+        out[where] = item.start_mark.line + 1 + offset
+        if isinstance(item, yaml.MappingNode):
+            stack.extend((value, where + (key.value,)) for key, value in item.value)
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend((value, where + (i,)) for i, value in enumerate(item.value))
+    return out
+
+
+def item_lines(text: str, key: str, count: int) -> list[int] | None:
+    """The 1-based first line of each item of the block sequence under the top-level ``key``, found by
+    indentation alone (fast on any size); None when that does not give exactly ``count`` items (flow
+    style, unusual layout), so the caller composes the file instead."""
+    match = re.search(rf"(?m)^{re.escape(key)}\s*:[ \t]*(#.*)?$", text)
+    if match is None:
+        return None
+    lines: list[int] = []
+    number = text.count("\n", 0, match.start()) + 1
+    indent: int | None = None
+    for raw in _lines_after(text, match.end()):
+        number += 1
+        stripped = raw.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        here = len(raw) - len(stripped)
+        if indent is None:
+            if not (stripped.startswith("- ") or stripped == "-"):
+                return None
+            indent = here
+        if here < indent or (here == indent and not (stripped.startswith("- ") or stripped == "-")):
+            break
+        if here == indent:
+            lines.append(number)
+    return lines if len(lines) == count else None
+
+
+def _lines_after(text: str, start: int) -> Iterator[str]:
+    end = text.find("\n", start)
+    while end >= 0:
+        nxt = text.find("\n", end + 1)
+        yield text[end + 1:nxt if nxt >= 0 else len(text)].rstrip("\r")
+        end = nxt
+
+
+def chunk(text: str, first: int, last: int | None) -> str:
+    """Lines ``first`` to ``last`` (1-based, inclusive; None: to the end) of ``text``."""
+    lines = text.split("\n")
+    return "\n".join(lines[first - 1:last])
+
+
+def dotted(path: Iterable[Any]) -> str:
+    """A data path as text: ``steps[3].expect.scores``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "<top>"

@@ -1,0 +1,56 @@
+"""Trace loading: the fast paths agree with the slow, exact ones they stand in for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from refimpl import yamlsafe
+from refimpl.trace import _STEP_VALIDATOR, _plainly_valid, load_trace, parse_trace
+
+ROOT = Path(__file__).resolve().parent.parent
+YAML_FILES = sorted(p for d in ("traces", "tests", "refimpl", "examples") for p in (ROOT / d).rglob("*.y*ml"))
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=4),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                      max_size=3), max_leaves=6)
+step_keys = st.sampled_from(["action", "restart", "start", "request", "expect", "reject", "error", "note", "views",
+                             "legal", "other"])
+step_values = st.one_of(json_values, st.just(True), st.sampled_from(["bad-code", "Bad Code", ""]),
+                        st.dictionaries(st.sampled_from(["red", "sparkia"]), json_values, max_size=2),
+                        st.lists(st.dictionaries(st.just("type"), st.text(max_size=3), max_size=1), max_size=2))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(step_keys, step_values, max_size=4))
+def test_a_step_taken_as_plainly_valid_is_valid_by_the_schema(step: dict) -> None:
+    if _plainly_valid(step):
+        assert _STEP_VALIDATOR.is_valid(step), step
+
+
+def test_yaml_rs_reads_every_yaml_file_of_the_project_as_pyyaml_does() -> None:
+    assert len(YAML_FILES) > 50
+    for path in YAML_FILES:
+        text = path.read_text(encoding="utf-8")
+        assert yamlsafe.load(text, str(path)) == yaml.safe_load(text), path
+
+
+def test_step_lines_found_by_indentation_match_the_composed_document() -> None:
+    for path in sorted((ROOT / "traces").rglob("*.yaml")):
+        trace = load_trace(path)
+        lines = yamlsafe.line_map(yamlsafe.compose(path.read_text(encoding="utf-8")))
+        assert [s.line for s in trace.steps] == [lines[("steps", i)] for i in range(len(trace.steps))], path
+        for i, step in enumerate(trace.steps):
+            for field, line in step.field_lines.items():
+                parts = tuple(field.split(".")) if step.expect else ()
+                if step.expect and ("steps", i, "expect", *parts) in lines:
+                    assert line == lines[("steps", i, "expect", *parts)], (path, field)
+
+
+def test_flow_style_steps_fall_back_to_composing() -> None:
+    text = ("version: 1\ngame: beacon-lines\ntitle: t\nrules: []\nsource: x\n"
+            "steps: [{restart: true}, {restart: true,\n  expect: {round: 1}}]\n")
+    trace = parse_trace(text, "flow.yaml")
+    assert [s.line for s in trace.steps] == [6, 6] and trace.steps[1].line_of("round") == 7
