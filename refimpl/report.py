@@ -4,6 +4,8 @@ tables), the verify report model (checks, matrix, exit code) with its text, JSON
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,12 +47,16 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     broke_at_start: BuildBroke | None = None
     warnings: list[str] = field(default_factory=list)
+    stopped: str = ""  # why the run stopped before every check ran (the rest is not run)
+    interrupted: str = ""  # "Ctrl-C" or "SIGTERM": the run was cut short from outside
 
     def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
         return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)
 
     @property
     def exit_code(self) -> Exit:
+        if self.interrupted:
+            return Exit.TERMINATED if self.interrupted == "SIGTERM" else Exit.INTERRUPTED
         if self.broke_at_start is not None or self.count(BROKE):
             return Exit.BUILD_BROKE
         if self.count(FAILED) or self.count(XPASS) or not (self.count(PASSED) or self.count(XFAIL)):
@@ -71,6 +77,65 @@ class Report:
                     rules.setdefault(rule, dict.fromkeys(STATUSES, 0))[check.status] += 1
             out[game] = rules
         return out
+
+
+# --- output that never breaks ----------------------------------------------------------------------
+# A build's stderr, names and answers can hold anything. Every format gets only what it may carry:
+# a character no text can hold (a lone surrogate, the noncharacters U+FFFE and U+FFFF) becomes U+FFFD;
+# a control character becomes a visible escape such as ``\x1b`` (in XML and text; JSON escapes it itself).
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_UNHOLDABLE = re.compile("[\ud800-\udfff\ufffe\uffff]")
+_XML_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # keeps \t \n \r
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # keeps \t \n
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids (or discourages: DEL, C1 controls) replaced."""
+    return _XML_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text))
+
+
+def printable(text: str) -> str:
+    """``text`` fit for a UTF-8 terminal: no lone surrogate (U+FFFD instead), no control character but
+    tab and newline (a visible escape instead; CR LF becomes LF)."""
+    return _TERMINAL_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text.replace("\r\n", "\n")))
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` fit for strict JSON: lone surrogates in strings and keys become U+FFFD, a NaN or infinity
+    its name as a string, a tuple a list, anything else that is not JSON its ``repr``."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value)
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value).replace("inf", "Infinity").replace("nan", "NaN")
+    if isinstance(value, dict):
+        return {json_safe(k if isinstance(k, str) else str(k)): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return json_safe(repr(value))
+
+
+def dumps(doc: Any) -> str:
+    """Machine output: strict, ASCII-only JSON (never raises for what a build sent)."""
+    return json.dumps(json_safe(doc), indent=2, allow_nan=False) + "\n"
+
+
+def fraction(numerator: int, denominator: int) -> dict[str, Any]:
+    """A share in machine output: ``{"numerator": 26, "denominator": 36, "probability": 0.72...}``
+    (probability null when the denominator is 0)."""
+    return {"numerator": numerator, "denominator": denominator,
+            "probability": numerator / denominator if denominator else None}
+
+
+def snake(word: str) -> str:
+    """A status word as machine output writes it (``not-run`` -> ``not_run``)."""
+    return word.replace("-", "_")
 
 
 def _wrap(items: list[str], width: int) -> list[str]:
@@ -100,7 +165,7 @@ def ledger(result: TraceResult) -> str:
     t = result.trace
     head = f"{t.path}: {t.title} [{t.game} {t.ruleset}]"
     if result.status == NOT_RUN:
-        return f"{head}\n  NOT RUN: {result.reason}\n"
+        return printable(f"{head}\n  NOT RUN: {result.reason}\n")
     rows = [[["step"], ["action"], ["expected"], ["actual"]]] + [_cells(s) for s in result.steps]
     widths = [max(len(line) for r in rows for line in r[i]) for i in range(3)]
     lines = [head]
@@ -114,7 +179,7 @@ def ledger(result: TraceResult) -> str:
     else:
         where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
         lines.append(f"  MISMATCH at {where}: {fail.describe()}")
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines) + "\n")
 
 
 def summary(results: Iterable[TraceResult]) -> str:
@@ -124,28 +189,28 @@ def summary(results: Iterable[TraceResult]) -> str:
 
 
 def text_report(results: list[TraceResult]) -> str:
-    return "\n".join(ledger(r) for r in results) + "\n" + summary(results) + "\n"
+    return printable("\n".join(ledger(r) for r in results) + "\n" + summary(results) + "\n")
 
 
 def _step_json(step: StepResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"step": step.number, "line": step.line, "action": step.action,
-                           "expected": step.expected, "actual": step.actual, "ok": step.ok}
-    if step.difference is not None:
-        d = step.difference
-        out["difference"] = {"path": d.path, "expected": d.expected, "actual": d.actual}
-    return out
+    d = step.difference
+    return {"step": step.number, "line": step.line, "action": step.action,
+            "expected": step.expected, "actual": step.actual, "ok": step.ok,
+            "difference": None if d is None else {"path": d.path, "expected": d.expected, "actual": d.actual,
+                                                  "by_reference": step.by_reference}}
 
 
 def json_report(results: list[TraceResult]) -> str:
+    """replay's JSON (schema: refimpl/schemas/output/replay.schema.json). ``expected`` and ``actual`` are
+    the trace's and the build's values as the protocol has them (their keys are the spec's)."""
     counts = Counter(r.status for r in results)
     doc = {
-        "summary": {"traces": len(results), CONFORMS: counts[CONFORMS], MISMATCH: counts[MISMATCH],
-                    NOT_RUN: counts[NOT_RUN]},
+        "summary": {"traces": len(results), **{snake(s): counts[s] for s in (CONFORMS, MISMATCH, NOT_RUN)}},
         "traces": [{"path": r.trace.path, "title": r.trace.title, "game": r.trace.game,
-                    "ruleset": r.trace.ruleset, "rules": list(r.trace.rules), "status": r.status,
+                    "ruleset": r.trace.ruleset, "rules": list(r.trace.rules), "status": snake(r.status),
                     "reason": r.reason, "steps": [_step_json(s) for s in r.steps]} for r in results],
     }
-    return json.dumps(doc, indent=2, default=repr) + "\n"
+    return dumps(doc)
 
 
 # --- verify reports -------------------------------------------------------------------------------
@@ -153,7 +218,8 @@ def json_report(results: list[TraceResult]) -> str:
 def _verdict(report: Report) -> str:
     counts = ", ".join(f"{report.count(s)} {s}" for s in STATUSES if report.count(s))
     word = {Exit.CONFORMS: "CONFORMS", Exit.DOES_NOT_CONFORM: "DOES NOT CONFORM",
-            Exit.BUILD_BROKE: "BUILD BROKE"}[report.exit_code]
+            Exit.BUILD_BROKE: "BUILD BROKE", Exit.INTERRUPTED: "INTERRUPTED (Ctrl-C)",
+            Exit.TERMINATED: "INTERRUPTED (SIGTERM)"}[report.exit_code]
     return f"Verdict: {word} ({counts or 'nothing ran'})"
 
 
@@ -163,7 +229,7 @@ def verify_text(report: Report) -> str:
     if report.broke_at_start is not None:
         exc = report.broke_at_start
         lines += [f"The build did not start: {exc}", *_stderr_lines(exc.stderr_tail), _verdict(report)]
-        return "\n".join(lines) + "\n"
+        return printable("\n".join(lines) + "\n")
     cols = ("passed", "failed", "not-run", "xfail", "xpass", "broke")
     for game, rules in report.matrix().items():
         lines += ["", f"{game}", "  " + "rule".ljust(14) + "".join(c.rjust(9) for c in cols)]
@@ -186,33 +252,52 @@ def verify_text(report: Report) -> str:
         lines += ["", "Not run:"] + [f"  {reason}" for reason in sorted(skipped)]
     if report.warnings:
         lines += ["", *[f"Warning: {w}" for w in report.warnings]]
+    if report.stopped:
+        lines += ["", f"Stopped early: {report.stopped}; what had not run is counted as not run."]
     lines += ["", _verdict(report)]
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines) + "\n")
 
 
 def _stderr_lines(tail: str) -> list[str]:
     return ["build stderr (last lines):", *["  | " + s for s in tail.splitlines()]] if tail else []
 
 
+VERDICTS = {Exit.CONFORMS: "conforms", Exit.DOES_NOT_CONFORM: "does_not_conform", Exit.BUILD_BROKE: "build_broke",
+            Exit.INTERRUPTED: "interrupted", Exit.TERMINATED: "interrupted"}
+
+
+def _counts(report: Report, checks: Iterable[Check] | None = None) -> dict[str, int]:
+    return {snake(s): report.count(s, checks) for s in STATUSES}
+
+
 def verify_json(report: Report) -> str:
+    """verify's JSON (schema: refimpl/schemas/output/verify.schema.json): status words snake_case, the
+    matrix as lists (a game's rules, each with its counts by status)."""
     broke = report.broke_at_start
     doc = {
         "command": report.command, "build": report.build, "exit_code": int(report.exit_code),
-        "verdict": _verdict(report),
+        "verdict": VERDICTS[report.exit_code],
         "broke_at_start": None if broke is None else {"cause": broke.cause, "message": broke.message,
                                                       "stderr": broke.stderr_tail},
-        "summary": {s: report.count(s) for s in STATUSES},
-        "matrix": report.matrix(),
+        "summary": {"checks": len(report.checks), **_counts(report)},
+        "matrix": [{"game": game,
+                    "rules": [{"rule": rule, **{snake(s): n for s, n in counts.items()}}
+                              for rule, counts in rules.items()],
+                    "all_checks": _counts(report, [c for c in report.checks if c.game == game])}
+                   for game, rules in report.matrix().items()],
         "checks": [{"kind": c.kind, "game": c.game, "name": c.name, "ruleset": c.ruleset, "rules": list(c.rules),
-                    "status": c.status, "detail": c.detail, "stderr": c.stderr, "reason": c.reason}
+                    "status": snake(c.status), "detail": c.detail, "stderr": c.stderr, "reason": c.reason}
                    for c in report.checks],
         "warnings": report.warnings,
+        "stopped": report.stopped,
+        "interrupted": report.interrupted,
     }
-    return json.dumps(doc, indent=2) + "\n"
+    return dumps(doc)
 
 
 def junit_xml(report: Report) -> str:
-    """JUnit XML: one testsuite per game and kind, one testcase per trace or scenario."""
+    """JUnit XML: one testsuite per game and kind, one testcase per trace or scenario. Characters XML
+    cannot hold are replaced (see ``xml_safe``), so the file always parses."""
     import xml.etree.ElementTree as ET
 
     root = ET.Element("testsuites", name=f"refimpl verify: {report.build or report.command}")
@@ -242,5 +327,8 @@ def junit_xml(report: Report) -> str:
                 ET.SubElement(case, "skipped", message=c.reason or c.detail)
             if c.stderr:
                 ET.SubElement(case, "system-err").text = c.stderr
+    for element in root.iter():  # a build's names and stderr may hold what XML cannot
+        element.text = None if element.text is None else xml_safe(element.text)
+        element.attrib = {k: xml_safe(v) for k, v in element.attrib.items()}
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -150,5 +150,10 @@ def summary_text(s: Summary) -> str:
 
 
 def summary_json(s: Summary) -> dict[str, object]:
-    return {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": summary_rows(s),
-            "capped": s.capped, "average_throws": s.throws / s.games, "human_record": s.record}
+    """The summary for machines (schema: refimpl/schemas/output/simulate.schema.json): a win rate as
+    ``{"numerator": wins, "denominator": games, "probability": ...}``, its 95% interval as [low, high]."""
+    from .report import fraction
+
+    seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
+    return {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": seats,
+            "capped": s.capped, "average_throws": s.throws / s.games, "human_record": dict(s.record)}

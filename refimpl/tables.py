@@ -8,46 +8,68 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .games import GAMES, BadSetup
+from .report import fraction
 
-Table = tuple[list[str], list[list[str]]]
+
+@dataclass(frozen=True)
+class Table:
+    """One table twice over: text cells for people (typographic signs, as in the specs) and typed records
+    for machines (``--format json``: numbers as numbers, snake_case keys, ids instead of display names)."""
+
+    head: list[str]
+    rows: list[list[str]]
+    records: list[dict[str, Any]]
 
 
 def _beacon_adjacency() -> Table:
     engine: Any = GAMES["beacon-lines"]
     data = engine.data
     v0, v1 = engine.boards["v0"], engine.boards["v1"]
-    rows = []
+    rows, records = [], []
     for region in data["regions"]:
         rid = region["id"]
-        neighbours = ", ".join(v1.names[n] for n in v1.regions if n in v1.neighbours[rid])
-        start = f"permanently {region['owner'].capitalize()}" if region["kind"] == "home" else "neutral"
-        rows.append([f"{region['name']} (`{rid}`)", region["kind"], neighbours, start,
+        adjacent = [n for n in v1.regions if n in v1.neighbours[rid]]
+        home = region["kind"] == "home"
+        start = f"permanently {region['owner'].capitalize()}" if home else "neutral"
+        rows.append([f"{region['name']} (`{rid}`)", region["kind"], ", ".join(v1.names[n] for n in adjacent), start,
                      str(v0.values[rid]), str(v1.values[rid])])
-    return ["region (id)", "kind", "adjacent to", "at start", "value v0", "value v1"], rows
+        records.append({"region": rid, "name": region["name"], "kind": region["kind"], "adjacent_to": adjacent,
+                        "owner_at_start": region["owner"] if home else None, "permanent_owner": home,
+                        "value_v0": v0.values[rid], "value_v1": v1.values[rid]})
+    return Table(["region (id)", "kind", "adjacent to", "at start", "value v0", "value v1"], rows, records)
 
 
 def _lantern_faces() -> Table:
     t: Any = GAMES["lantern-quay"].tables
-    rows = []
+    rows, records = [], []
     for face in range(1, t.faces + 1):
         forge = t.forge[face]
         forge_text = "nothing" if forge is None else f"pay {forge[0]} brass, make {forge[1]} module(s)"
-        install = (f"spend {t.install_modules} module, light {t.install_lenses} lens"
-                   if face >= t.install_min_face else "nothing")
+        installs = face >= t.install_min_face
+        install = f"spend {t.install_modules} module, light {t.install_lenses} lens" if installs else "nothing"
         rows.append([str(face), f"+{t.salvage[face]} brass", forge_text, install])
-    return ["face", "Salvage", "Forge (all or nothing)", "Install (needs a module)"], rows
+        records.append({"face": face, "salvage_brass": t.salvage[face],
+                        "forge": None if forge is None else {"pay_brass": forge[0], "make_modules": forge[1]},
+                        "install": {"spend_modules": t.install_modules, "light_lenses": t.install_lenses}
+                        if installs else None})
+    return Table(["face", "Salvage", "Forge (all or nothing)", "Install (needs a module)"], rows, records)
 
 
 def _ludo_board() -> Table:
     b: Any = GAMES["ludo"].board
     sits = ["bottom", "left", "opposite", "right"]
-    home = f"{b.last_track_step + 1}–{b.goal - 1}"
-    rows = [[f"`{seat}`", sits[k], str(b.starts[k]), str((b.starts[k] + GAMES["ludo"].data["star_offset"]) % b.track),
-             home, str(b.goal)] for k, seat in enumerate(b.seats)]
-    return ["seat", "sits", "start square", "star square", "home column (steps)", "goal (steps)"], rows
+    first, last = b.last_track_step + 1, b.goal - 1
+    rows, records = [], []
+    for k, seat in enumerate(b.seats):
+        star = (b.starts[k] + GAMES["ludo"].data["star_offset"]) % b.track
+        rows.append([f"`{seat}`", sits[k], str(b.starts[k]), str(star), f"{first}–{last}", str(b.goal)])
+        records.append({"seat": seat, "sits": sits[k], "start_square": b.starts[k], "star_square": star,
+                        "home_column": {"first_step": first, "last_step": last}, "goal_step": b.goal})
+    return Table(["seat", "sits", "start square", "star square", "home column (steps)", "goal (steps)"], rows, records)
 
 
 def attacker_wins(difference: int) -> int:
@@ -57,26 +79,33 @@ def attacker_wins(difference: int) -> int:
 
 
 def _conquest_dice() -> Table:
-    rows = []
+    rows, records = [], []
     for diff in range(5, -7, -1):
         wins = attacker_wins(diff)
         label = "±0" if diff == 0 else f"{diff:+d}".replace("-", "−")
         rows.append([label, f"{wins}/36", f"{math.floor(100 * wins / 36 + 0.5)}%"])
-    return ["base difference", "attacker wins", "chance"], rows
+        records.append({"base_difference": diff, "attacker_wins": fraction(wins, 36)})
+    return Table(["base difference", "attacker wins", "chance"], rows, records)
 
 
 def _conquest_units() -> Table:
     data: Any = GAMES["conquest-king"].data
-    return ["unit", "attack", "movement", "price"], [
-        [f"`{k}`", str(r["attack"]), str(r["move"]), "—" if r["price"] is None else f"{r['price']}G"]
-        for k, r in data["units"].items()]
+    units = data["units"].items()
+    return Table(["unit", "attack", "movement", "price"],
+                 [[f"`{k}`", str(r["attack"]), str(r["move"]), "—" if r["price"] is None else f"{r['price']}G"]
+                  for k, r in units],
+                 [{"unit": k, "attack": r["attack"], "movement": r["move"], "price_gold": r["price"]}
+                  for k, r in units])
 
 
 def _conquest_terrain() -> Table:
     data: Any = GAMES["conquest-king"].data
-    return ["terrain", "letter", "movement cost", "attack modifier"], [
-        [name, f"`{t['letter']}`", "impassable" if t["cost"] is None else str(t["cost"]), f"{t['modifier']:+d}"]
-        for name, t in data["terrain"].items()]
+    terrain = data["terrain"].items()
+    return Table(["terrain", "letter", "movement cost", "attack modifier"],
+                 [[name, f"`{t['letter']}`", "impassable" if t["cost"] is None else str(t["cost"]),
+                   f"{t['modifier']:+d}"] for name, t in terrain],
+                 [{"terrain": name, "letter": t["letter"], "movement_cost": t["cost"], "attack_modifier": t["modifier"]}
+                  for name, t in terrain])
 
 
 TABLES: dict[str, dict[str, Callable[[], Table]]] = {
@@ -99,22 +128,22 @@ def get_tables(game: str) -> dict[str, Callable[[], Table]]:
 
 
 def markdown(table: Table) -> str:
-    head, rows = table
+    head, rows = table.head, table.rows
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
 def text(table: Table) -> str:
-    head, rows = table
+    head, rows = table.head, table.rows
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
     fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
     return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]) + "\n"
 
 
-def as_json(table: Table) -> list[dict[str, str]]:
-    head, rows = table
-    return [dict(zip(head, row)) for row in rows]
+def as_json(table: Table) -> list[dict[str, Any]]:
+    """The table's rows for machines (schema: refimpl/schemas/output/tables.schema.json)."""
+    return table.records
 
 
 BLOCK = re.compile(r"(<!-- table:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)

@@ -105,8 +105,13 @@ class CampaignJob:
     job: int
 
 
-def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> CampaignResult:
-    """One campaign: search, then shrink the first finding. Never raises for the build's faults."""
+PROGRESS_EVERY = 25  # cases between two progress lines
+
+
+def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None,
+                 progress: Callable[[str], None] | None = None) -> CampaignResult:
+    """One campaign: search, then shrink the first finding. Never raises for the build's faults.
+    ``progress`` hears a line every PROGRESS_EVERY cases and when something is found."""
     s = job.settings
     engine = GAMES[s.game]
     seed = s.job_seed(job.job)
@@ -156,6 +161,9 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
             return BROKE, step
         result.cases += 1
         result.requests += len(judged.probes)
+        if progress is not None and not found and result.cases % PROGRESS_EVERY == 0:
+            progress(f"{result.cases}/{s.examples} cases, {result.requests} requests, "
+                     f"{time.monotonic() - started:.0f} s")
         if judged.divergence is not None:
             return DIVERGES, judged.divergence.step
         if s.twice:
@@ -193,6 +201,9 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None) -> Camp
         case = cut(broken_by[0] or case, step, kind)
         if not found:
             found.update(kind=kind, case=case, at=now - started, first_steps=len(case.steps))
+            if progress is not None:
+                progress(f"{kind} after {result.cases} cases ({now - started:.1f} s); shrinking a "
+                         f"{len(case.steps)}-step case")
             hypothesis_until[0] = time.monotonic() + s.shrink_time * 0.5
         elif case.size() < found["case"].size():
             found["case"] = case
@@ -245,19 +256,31 @@ class FuzzReport:
         return sum(c.requests for c in self.campaigns)
 
     def json(self) -> dict[str, Any]:
+        """The report for machines (schema: refimpl/schemas/output/fuzz.schema.json), safe for strict JSON.
+        ``request``, ``expected``, ``actual`` and a campaign's ``case`` are the protocol's values as sent."""
+        from ..report import json_safe
+
+        def finding(f: Finding | None, case: bool = False) -> dict[str, Any] | None:
+            if f is None:
+                return None
+            out = {"kind": f.kind, "steps": f.steps(), "first_steps": f.first_steps, "found_after": f.found_after,
+                   "shrink_seconds": f.shrink_seconds, "shrink_cut": f.shrink_cut, "cause": f.cause,
+                   "stderr": f.stderr}
+            return {**out, "case": f.case} if case else out
+
         d = self.divergence
-        return {"game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
-                "settings": asdict(self.settings), "cases": self.cases, "requests": self.requests,
-                "campaigns": [asdict(c) for c in self.campaigns],
-                "finding": None if self.finding is None else {
-                    "kind": self.finding.kind, "steps": self.finding.steps(), "first_steps": self.finding.first_steps,
-                    "found_after": self.finding.found_after, "shrink_seconds": self.finding.shrink_seconds,
-                    "shrink_cut": self.finding.shrink_cut, "cause": self.finding.cause},
-                "divergence": None if d is None else {"step": d.step, "request": d.request, "headline": d.headline,
-                                                      "path": d.difference.path,
-                                                      "expected": _plain(d.difference.expected),
-                                                      "actual": _plain(d.difference.actual)},
-                "explanation": self.explanation, "reproducer": self.trace_path, "replays": self.replays}
+        return json_safe({
+            "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
+            "settings": asdict(self.settings), "cases": self.cases, "requests": self.requests,
+            "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,
+                           "seconds": c.seconds, "timed_out": c.timed_out, "finding": finding(c.finding, case=True)}
+                          for c in self.campaigns],
+            "finding": finding(self.finding),
+            "divergence": None if d is None else {"step": d.step, "request": d.request, "headline": d.headline,
+                                                  "path": d.difference.path,
+                                                  "expected": _plain(d.difference.expected),
+                                                  "actual": _plain(d.difference.actual)},
+            "explanation": self.explanation, "reproducer": self.trace_path, "replays": self.replays})
 
 
 def _plain(value: Any) -> Any:
@@ -285,9 +308,15 @@ def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
             raise DriverError("unsupported", f"{report.build} does not declare {s.game} {ruleset}")
         jobs = [CampaignJob(command, s, ruleset, i) for i in range(max(1, s.jobs))]
         if len(jobs) == 1:
-            report.campaigns = [run_campaign(jobs[0], driver)]
+            report.campaigns = [run_campaign(jobs[0], driver, progress)]
         else:
-            report.campaigns = sorted((r for _, r in run_jobs(run_campaign, jobs, len(jobs))), key=lambda r: r.job)
+            done = []
+            for _, r in run_jobs(run_campaign, jobs, len(jobs)):
+                done.append(r)
+                if progress is not None:
+                    progress(f"campaign {r.job} done ({len(done)}/{len(jobs)}): {r.cases} cases"
+                             + (f", found: {r.finding.kind}" if r.finding is not None else ""))
+            report.campaigns = sorted(done, key=lambda r: r.job)
         found = [c for c in report.campaigns if c.finding is not None]
         if found:
             best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]

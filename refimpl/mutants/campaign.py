@@ -32,8 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-import yaml
-
+from .. import yamlsafe
 from ..executor import run_jobs
 from ..games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
@@ -118,9 +117,9 @@ def _label(site: Site) -> str:
 def load_equivalents(path: Path = EQUIVALENTS) -> list[Judgement]:
     """The reviewed judgements. Raises MutantsError for a malformed file."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else []
-    except (OSError, yaml.YAMLError) as exc:
-        raise MutantsError(f"{path}: cannot read: {exc}") from None
+        data = yamlsafe.load_file(path)[1] if path.exists() else []
+    except yamlsafe.YamlError as exc:
+        raise MutantsError(str(exc)) from None
     out = []
     for i, entry in enumerate(data or [], 1):
         if not isinstance(entry, dict) or not str(entry.get("reason", "")).strip() \
@@ -438,10 +437,15 @@ def score_text(result: Score, header: str = "") -> str:
 
 
 def score_json(result: Score) -> dict[str, Any]:
-    def tally(t: Tally) -> dict[str, Any]:
-        return {**asdict(t), "score": t.score, "raw": t.raw}
+    """The score for machines (schema: refimpl/schemas/output/mutants.schema.json): games and operators as
+    lists of rows, score and raw as fractions (numerator, denominator, probability), safe for strict JSON."""
+    from ..report import fraction, json_safe
 
-    return {"games": {g: tally(t) for g, t in result.by_game.items()},
-            "operators": {o: tally(t) for o, t in result.by_operator.items()},
-            "total": tally(result.total), "survivors": result.survivors, "contradicted": result.contradicted,
-            "mutants": result.records}
+    def tally(t: Tally) -> dict[str, Any]:
+        return {**asdict(t), "score": fraction(t.detected, t.sampled - t.equivalent - t.error),
+                "raw": fraction(t.detected, t.sampled - t.error)}
+
+    return json_safe({"games": [{"game": g, **tally(t)} for g, t in result.by_game.items()],
+                      "operators": [{"operator": o, **tally(t)} for o, t in result.by_operator.items()],
+                      "total": tally(result.total), "survivors": result.survivors,
+                      "contradicted": result.contradicted, "mutants": result.records})
