@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import NoReturn
+from typing import Any, Callable, NoReturn
 
 import click
 
@@ -14,12 +14,27 @@ from .driver import BuildBroke, DriverError, ReferenceDriver
 from .exitcodes import Exit
 from .games import GAMES, BadSetup
 from .replay import MISMATCH, replay as replay_trace
-from .trace import TraceError, find_traces, load_trace
+from .trace import TraceError, load_traces
 
 
 def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
-    click.echo(f"refimpl: {message}", err=True)
+    click.echo(f"refimpl: {report.printable(message)}", err=True)
     sys.exit(code)
+
+
+def _progress_printer() -> Callable[[Any, int, int], None]:
+    """Progress on stderr: a bar redrawn in place on a terminal, else a plain line per check."""
+    tty = sys.stderr.isatty()
+
+    def show(check: Any, done: int, total: int) -> None:
+        if tty:
+            filled = 30 * min(done, total) // max(total, 1)
+            click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} checks ({check.kind}s) ",
+                       err=True, nl=False)
+        else:
+            click.echo(f"[{done}/{total}] {check.status:8} {check.kind} {report.printable(check.name)}", err=True)
+
+    return show
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,17 +64,22 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 
     Each trace stops at its first mismatch; the report names the step, field path, expected and actual.
     """
+    from .preflight import BadChecks, check_trace
+
     try:
-        traces = [load_trace(p) for p in find_traces(paths)]
+        traces = load_traces(paths)
     except TraceError as exc:
         _fail(str(exc))
-    if not traces:
-        _fail(f"no traces (*.yaml) found in {', '.join(paths)}")
     if ruleset is not None:
         for t in traces:
             if ruleset not in GAMES[t.game].info.rulesets:
                 _fail(f"{t.path}: {t.game} has no ruleset {ruleset!r} "
                       f"(known: {', '.join(GAMES[t.game].info.rulesets)})")
+    # What no build could even be judged on is bad input; a value the reference answers otherwise is the
+    # mismatch replay exists to show.
+    bad = [b for t in traces for b in check_trace(t) if b.kind != "value"]
+    if bad:
+        _fail(str(BadChecks(bad)))
     driver = ReferenceDriver()
     try:
         results = [replay_trace(t, driver, ruleset) for t in traces]
@@ -88,28 +108,37 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 @click.option("--no-oracle", is_flag=True,
               help="Judge traces by their own expectations only, not also against the reference's whole answers.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first check that fails or breaks.")
+@click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds the whole run may take; what has not run by then is reported as not run.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
-               lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool, fmt: str,
-               junit_xml: str | None) -> None:
+               lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
+               max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
     2 bad usage or input, 3 the build crashed, hung or broke the protocol.
     """
+    from .preflight import BadChecks
+    from .processes import scope
     from .verify import VerifyError, verify
 
     if command is None:
         command = f"{shlex.quote(sys.executable)} -m refimpl serve"
     try:
-        result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
-                        rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
-                        timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
-                        perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast)
-    except (TraceError, VerifyError) as exc:
+        with scope():
+            result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
+                            rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
+                            timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
+                            perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast,
+                            max_time=max_time, progress=None if quiet else _progress_printer())
+    except (TraceError, VerifyError, BadChecks) as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:  # while the report was being made: nothing ran to print
+        sys.exit(Exit.INTERRUPTED)
     click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
     if junit_xml:
         try:
@@ -140,10 +169,11 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds the build may take to answer one request.")
 @click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
-             twice: bool, fmt: str) -> None:
+             twice: bool, quiet: bool, fmt: str) -> None:
     """Send random cases to a build and to the reference and compare every answer; shrink the first
     difference to a short trace.
 
@@ -159,13 +189,25 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
+    from .processes import Terminated, scope
+
     settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs)
+
+    def progress(line: str) -> None:
+        click.echo(f"fuzz {game}: {line}", err=True)
+
     try:
-        result = fuzz(command, settings, out)
+        with scope():
+            result = fuzz(command, settings, out, None if quiet else progress)
+    except KeyboardInterrupt as exc:
+        word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+        click.echo(f"INTERRUPTED ({word}): fuzz stopped before it finished; no reproducer was written")
+        sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
     except BuildBroke as exc:
-        click.echo(f"BUILD BROKE: {exc}")
+        click.echo(report.printable(f"BUILD BROKE: {exc}"))
         if exc.stderr_tail:
-            click.echo("build stderr (last lines):\n" + "\n".join("  | " + s for s in exc.stderr_tail.splitlines()))
+            click.echo("build stderr (last lines):\n" + "\n".join("  | " + report.printable(s)
+                                                                 for s in exc.stderr_tail.splitlines()))
         sys.exit(Exit.BUILD_BROKE)
     except DriverError as exc:
         _fail(str(exc))
@@ -176,7 +218,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
     if fmt == "json":
         click.echo(json.dumps(result.json(), indent=2))
     else:
-        click.echo(f"fuzzed {game} {result.ruleset} against {result.build}: {result.cases} cases, "
+        click.echo(f"fuzzed {game} {result.ruleset} against {report.printable(result.build)}: {result.cases} cases, "
                    f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
                    f"{max(c.seconds for c in result.campaigns):.1f} s")
         if finding is None:
@@ -192,7 +234,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
             if finding.kind == BROKE:
                 click.echo(f"the build broke: {finding.cause}")
                 if finding.stderr:
-                    click.echo("build stderr (last lines):\n" + "\n".join("  | " + s for s in
+                    click.echo("build stderr (last lines):\n" + "\n".join("  | " + report.printable(s) for s in
                                                                              finding.stderr.splitlines()))
             if div is not None:
                 click.echo(f"at step {div.step}: {div.headline}")
@@ -274,7 +316,16 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     from pathlib import Path
 
-    records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge)
+    from .processes import Terminated, scope
+
+    try:
+        with scope():
+            records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge)
+    except KeyboardInterrupt as exc:
+        word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+        click.echo(f"INTERRUPTED ({word}): the results so far are kept in {out}/results.jsonl; "
+                   f"the same command resumes from them", err=True)
+        sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
     result = score(records, chosen, judgements)
     header = (f"Mutants: {len(chosen)} of {len(everything)} (sample {size or 'all'}, seed {seed}), judged by {judge}; "
               f"results in {out}/results.jsonl\n")
@@ -301,8 +352,12 @@ def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         _fail(f"{game} has no ruleset {ruleset!r}")
     counts = perft(game, ruleset, depth)
-    if fmt == "json":
-        click.echo(json.dumps(counts.json(), indent=2))
+    if fmt == "json":  # schema: refimpl/schemas/output/perft.schema.json
+        click.echo(report.dumps({
+            "game": game, "ruleset": ruleset or GAMES[game].info.default_ruleset, "depth": depth,
+            "nodes": list(counts.nodes),
+            "finished": [{"depth": d, "result": r, "count": n} for d, per in enumerate(counts.results) for r, n in per],
+            "totals": [{"result": r, "count": n} for r, n in counts.totals().items()]}), nl=False)
         return
     for d, (n, finished) in enumerate(zip(counts.nodes, counts.results)):
         ended = ", ".join(f"{r} {k}" for r, k in finished)
@@ -341,19 +396,25 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str) 
         summary = simulate(n, seats.split(","), seed, jobs, bar)
     except SimulateError as exc:
         _fail(str(exc))
-    click.echo(json.dumps(summary_json(summary), indent=2) if fmt == "json" else summary_text(summary), nl=fmt == "json")
+    click.echo(report.dumps(summary_json(summary)) if fmt == "json" else summary_text(summary), nl=False)
 
 
 @main.command("map")
 @click.option("--seed", type=int, default=0, show_default=True, help="The game seed the map is generated from.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def map_cmd(seed: int, fmt: str) -> None:
-    """Print the Black Fog map generated from a seed, as a hex picture (or the state view as JSON)."""
+    """Print the Black Fog map generated from a seed, as a hex picture (or its tiles as JSON)."""
     from .hexmap import draw
 
     engine = GAMES["black-fog"]
     view = engine.view(engine.new_state(seed=seed))
-    click.echo(json.dumps(view["map"], indent=2) if fmt == "json" else draw(view), nl=fmt == "json")
+    if fmt == "json":  # schema: refimpl/schemas/output/map.schema.json; tiles as axial coordinates
+        from .games.black_fog import hexes
+
+        tiles = {kind: [dict(zip(("q", "r"), hexes.parse(t))) for t in view["map"][kind]] for kind in view["map"]}
+        click.echo(report.dumps({"seed": seed, **tiles}), nl=False)
+        return
+    click.echo(draw(view), nl=False)
 
 
 @main.command("tables")
@@ -370,8 +431,8 @@ def tables_cmd(game: str, name: str | None, fmt: str) -> None:
     if name is not None and name not in available:
         _fail(f"{game} has no table {name!r} (tables: {', '.join(available)})")
     chosen = {n: f() for n, f in available.items() if name in (None, n)}
-    if fmt == "json":
-        click.echo(json.dumps({n: tables.as_json(t) for n, t in chosen.items()}, indent=2, ensure_ascii=False))
+    if fmt == "json":  # schema: refimpl/schemas/output/tables.schema.json
+        click.echo(report.dumps({n: tables.as_json(t) for n, t in chosen.items()}), nl=False)
         return
     render = tables.markdown if fmt == "markdown" else tables.text
     click.echo("\n".join(f"{n}\n\n{render(t)}" if len(chosen) > 1 else render(t) for n, t in chosen.items()),

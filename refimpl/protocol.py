@@ -17,7 +17,6 @@ import subprocess
 import time
 from collections import deque
 from importlib import resources
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
@@ -26,7 +25,7 @@ from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_r
                      request)
 from .games import JSON
 
-from . import PROTOCOL_VERSION
+from . import PROTOCOL_VERSION, processes
 MAX_LINE = 1 << 20  # bytes in one response line
 DEFAULT_TIMEOUT = 5.0
 _SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
@@ -45,10 +44,13 @@ class BuildProcess:
 
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> None:
         self.command, self.timeout = command, timeout
+        self.tag = processes.new_tag()
         try:
             self.proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
-                                         start_new_session=True, bufsize=0)
+                                         start_new_session=True, bufsize=0,
+                                         env={**os.environ, processes.BUILD_TAG: self.tag},
+                                         preexec_fn=_die_with_parent)
         except OSError as exc:
             raise BuildBroke("crashed-at-start", f"cannot run {command!r}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
@@ -62,6 +64,7 @@ class BuildProcess:
         self._stderr_partial = b""
         self._out_eof = self._err_eof = self._in_closed = False
         self.broken = False
+        self.cause = ""  # how it broke, once it has
         self._closed = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ, "out")
@@ -153,6 +156,7 @@ class BuildProcess:
     def _broke(self, cause: str, message: str) -> BuildBroke:
         """A BuildBroke for this build; the stream is out of step from now on."""
         self.broken = True
+        self.cause = cause
         return BuildBroke(cause, message, self.stderr_tail())
 
     def _next_line(self, expected_id: int) -> bytes:
@@ -171,6 +175,9 @@ class BuildProcess:
                 if self._lines:
                     raise self._broke("partial-line", f"output ended in the middle of a line: {_clip(self._lines)}")
                 code = self._wait_exit(1.0)
+                if code is None:
+                    raise self._broke("closed-output", f"the build closed its output before answering request "
+                                      f"{expected_id}, and is still running")
                 raise self._broke("exited", f"the build closed its output before answering request "
                                   f"{expected_id} (exit status {code})")
             if time.monotonic() >= deadline:
@@ -190,20 +197,24 @@ class BuildProcess:
 
     def receive(self, expected_id: int) -> dict[str, JSON]:
         """The next response, checked against the protocol. Raises BuildBroke."""
+        if self._closed:
+            raise BuildBroke("closed", f"the kit closed the build before reading answer {expected_id}")
         line = self._next_line(expected_id)
         try:
             message = json.loads(line)
+        except RecursionError:
+            raise self._broke("bad-response", f"response {expected_id} is JSON nested too deeply to read: "
+                              f"{_clip(line)}") from None
         except ValueError:
             raise self._broke("not-json", f"printed a line that is not JSON: {_clip(line)}") from None
         if not isinstance(message, dict):
             raise self._broke("not-json", f"printed JSON that is not an object: {_clip(line)}")
         if message.get("id") != expected_id:
-            raise self._broke("bad-response", f"answered id {message.get('id')!r} where {expected_id} was due")
+            raise self._broke("bad-response", f"answered id {_short(message.get('id'))} "
+                              f"where {expected_id} was due")
         if not response_is_valid(message):
-            error = next(iter(_RESPONSE.iter_errors(message)), None)
-            reason = error.message if error is not None else "not a response of protocol 1"
-            raise self._broke("bad-response", f"response {expected_id} breaks the protocol schema: "
-                              f"{reason} ({_clip(line)})")
+            raise self._broke("bad-response", f"response {expected_id} breaks the protocol: "
+                              f"{response_problem(message)} ({_clip(line)})")
         return message
 
     def close(self, quit_id: int | None = None) -> None:
@@ -220,7 +231,14 @@ class BuildProcess:
                     self._end_input()  # a build that reads until end of input ends here too
                 self._pump(deadline)
                 self._lines.clear()
-        _kill_group(self.proc)
+        if self.proc.poll() is None or self.broken:
+            processes.kill_now(self.proc.pid, processes.BUILD_TAG, self.tag)
+        else:  # it quit as asked: end only what it left behind
+            processes.end(self.proc.pid, processes.BUILD_TAG, self.tag)
+        try:
+            self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
         self._selector.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
@@ -254,45 +272,59 @@ def response_is_valid(m: Mapping[str, Any]) -> bool:
     return False
 
 
-def _live_members(pgid: int) -> list[int] | None:
-    """Pids in process group ``pgid`` that are not zombies, from /proc; None where there is no /proc."""
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").exists():
-        return None
-    live = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state ppid pgrp ...
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            live.append(int(entry.name))
-    return live
+def response_problem(m: Mapping[str, Any]) -> str:
+    """What makes ``m`` not a response of the protocol, in a few words naming the field."""
+    if "ok" not in m:
+        return "the response has no 'ok' field"
+    ok = m["ok"]
+    if type(ok) is not bool:
+        return f"'ok' is {_short(ok)}, not true or false"
+    rid = m.get("id")
+    if ok is True or "rejected" in m:
+        if not (type(rid) is int and rid >= 0):
+            return f"'id' is {_short(rid)}, not a request's id"
+    if ok is True:
+        return "not a response of protocol 1"
+    if "rejected" in m:
+        rej = m["rejected"]
+        if not isinstance(rej, dict) or not isinstance(rej.get("code"), str):
+            return "'rejected' is not an object with a 'code'"
+        if not _CODE.match(rej["code"]):
+            return f"the rejection code {_short(rej['code'])} is not a lowercase word (a-z, 0-9, -)"
+        return "'rejected.message' is not a string"
+    if "error" in m:
+        err = m["error"]
+        if not isinstance(err, dict) or "code" not in err:
+            return "'error' is not an object with a 'code'"
+        if err.get("code") not in _ERRORS:
+            return f"the error code {_short(err.get('code'))} is not one of {', '.join(sorted(_ERRORS))}"
+        return "'error.message' is not a string"
+    return "'ok' is false but there is neither 'rejected' nor 'error'"
 
 
-def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
-    """SIGKILL every process in the build's group (what it started, too) and wait until none runs.
-
-    Orphaned members are reaped by init, sometimes late; a zombie no longer runs, so it counts as gone.
-    """
+def _load_prctl() -> Any:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        live = _live_members(proc.pid)
-        if live == []:
-            return
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            return
-        time.sleep(0.01)
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl()  # loaded here: the child between fork and exec must not import
+
+
+def _die_with_parent() -> None:
+    """In the build's child process before exec: on Linux, be killed if the kit dies (even by SIGKILL).
+    The kit starts builds only from its main thread, whose end is the process's end."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _short(value: Any, size: int = 40) -> str:
+    """A JSON value the build sent, as JSON, cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= size else text[:size] + "…"
 
 
 def _clip(line: bytes | bytearray, size: int = 120) -> str:
@@ -315,7 +347,9 @@ class ProtocolDriver(CallsByBatch):
             hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION})
         except BuildBroke as exc:
             self.process.close()
-            if exc.cause in ("exited", "hung"):
+            if exc.cause == "hung":
+                exc.cause = "hung-at-start"
+            elif exc.cause in ("exited", "closed-output"):
                 exc.cause = "crashed-at-start"
             raise
         problem = next(iter(_HELLO.iter_errors(hello)), None) if hello.get("ok") else None

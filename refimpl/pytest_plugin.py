@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -34,7 +35,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Python factory returning the Driver to use instead of the reference")
     group.addoption("--kit-games", default=None, metavar="G,G", help="run only scenarios of these games")
     group.addoption("--kit-rulesets", default=None, metavar="R,R", help="run only these rulesets")
-    group.addoption("--kit-report", default=None, metavar="PATH", help="write scenario outcomes as JSON")
+    group.addoption("--kit-report", default=None, metavar="PATH",
+                    help="append each scenario's outcome to PATH as a JSON line, as it finishes")
+    group.addoption("--kit-break-streak", type=int, default=0, metavar="N",
+                    help="after the build broke the same way N times in a row, do not start it again: "
+                         "the remaining scenarios are not run")
+    group.addoption("--kit-time", type=float, default=None, metavar="SECONDS",
+                    help="scenarios starting after this many seconds are not run")
 
 
 class Selected:
@@ -54,19 +61,30 @@ class Selected:
 
 
 class _Builds:
-    """One outside build process for the session, started again after it breaks."""
+    """One outside build process for the session, started again after it breaks (but not after it broke
+    the same way ``streak`` times in a row, nor after ``deadline``: the rest is not run)."""
 
-    def __init__(self, command: str, timeout: float) -> None:
-        self.command, self.timeout = command, timeout
+    def __init__(self, command: str, timeout: float, streak: int = 0, deadline: float | None = None) -> None:
+        self.command, self.timeout, self.streak, self.deadline = command, timeout, streak, deadline
         self.current: ProtocolDriver | None = None
         self.failed_start: BuildBroke | None = None
+        self.breaks: tuple[str, int] = ("", 0)
 
     def get(self) -> ProtocolDriver:
         if self.failed_start is not None:
             raise self.failed_start  # a build that cannot start is not started again for every scenario
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            pytest.skip("not run: --max-time ran out")
         if self.current is not None and (self.current.process.broken or not self.current.alive):
+            cause = self.current.process.cause or "exited"
+            self.breaks = (cause, self.breaks[1] + 1 if self.breaks[0] == cause else 1)
             self.current.process.close()
             self.current = None
+        elif self.current is not None:
+            self.breaks = ("", 0)
+        if self.streak and self.breaks[1] >= self.streak:
+            pytest.skip(f"not run: the build broke the same way ({self.breaks[0]}) on {self.breaks[1]} checks "
+                        f"in a row, so it was not started again")
         if self.current is None:
             try:
                 self.current = ProtocolDriver(self.command, self.timeout)
@@ -99,7 +117,9 @@ def driver_factory(request: pytest.FixtureRequest) -> Iterator[Callable[[], Driv
     games, rulesets = _split(config.getoption("--kit-games")), _split(config.getoption("--kit-rulesets"))
     command, spec = config.getoption("--impl"), config.getoption("--driver")
     if command is not None:
-        builds = _Builds(command, config.getoption("--impl-timeout"))
+        limit = config.getoption("--kit-time")
+        builds = _Builds(command, config.getoption("--impl-timeout"), config.getoption("--kit-break-streak"),
+                         None if limit is None else time.monotonic() + limit)
         yield lambda: Selected(builds.get(), games, rulesets)
         builds.close()
         return
@@ -176,10 +196,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             step = item.stash.get(_FAILED_STEP, "")
             record["detail"] = f"{scenario.feature.rel_filename} step '{step}': {detail}" if step else detail
     item.config.stash[_KEY].append(record)
+    path = item.config.getoption("--kit-report")
+    if path:  # a line per scenario as it ends: the caller shows progress, and keeps what ran if stopped
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
     return report
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    path = session.config.getoption("--kit-report")
-    if path:
-        Path(path).write_text(json.dumps(session.config.stash[_KEY], indent=1), encoding="utf-8")

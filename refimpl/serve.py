@@ -14,6 +14,8 @@ from .games import GAMES, Game, RuleViolation
 from . import PROTOCOL_VERSION
 
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
+MAX_DEPTH = 64  # a request nested deeper is bad-request (specs/protocol.md)
+MAX_MESSAGE = 300  # characters of a refusal's message
 Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
 
 
@@ -72,7 +74,7 @@ class Session:
         try:
             self.state = engine.apply(self.state, engine.parse_action(_field(req, "action")))
         except RuleViolation as exc:
-            return {"ok": False, "rejected": {"code": exc.code, "message": exc.message}}
+            return {"ok": False, "rejected": {"code": exc.code, "message": _clip(exc.message)}}
         return {"state": engine.view(self.state)}
 
     def view(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -105,10 +107,15 @@ class Session:
         """The response to one request line (never raises)."""
         try:
             req = json.loads(line)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            return _error(None, "bad-request", f"JSON nested more than {MAX_DEPTH} deep")
+        except ValueError:
             return _error(None, "bad-request", "not JSON")
         if not isinstance(req, dict):
             return _error(None, "bad-request", "a request is a JSON object")
+        if _depth(req) > MAX_DEPTH:
+            rid = req.get("id")
+            return _error(rid if type(rid) is int else None, "bad-request", f"JSON nested more than {MAX_DEPTH} deep")
         return self.handle(req)
 
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -131,7 +138,24 @@ def _field(req: dict[str, Any], key: str) -> Any:
 
 
 def _error(rid: Any, code: str, message: str) -> dict[str, Any]:
-    return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
+    return {"id": rid, "ok": False, "error": {"code": code, "message": _clip(message)}}
+
+
+def _clip(message: str) -> str:
+    """A message that quotes the request keeps the answer short, however big the request was."""
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests arrays and objects (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _version() -> str:

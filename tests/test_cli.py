@@ -34,7 +34,7 @@ def test_malformed_trace_exits_2_with_file_and_line(tmp_path: Path) -> None:
     bad.write_text("version: 1\ngame: beacon-lines\nsteps: [\n")
     result = run("replay", str(bad))
     assert result.exit_code == 2
-    assert f"{bad}:4: malformed YAML" in result.output
+    assert f"{bad}:3: malformed YAML: unclosed bracket" in result.output
     assert "Traceback" not in result.output
 
 
@@ -65,7 +65,7 @@ def test_json_report() -> None:
 def test_tables_print_from_the_data() -> None:
     result = run("tables", "lantern-quay", "--format", "json")
     rows = json.loads(result.output)["faces"]
-    assert [r["Salvage"] for r in rows] == ["+1 brass", "+1 brass", "+2 brass", "+2 brass", "+3 brass", "+3 brass"]
+    assert [r["salvage_brass"] for r in rows] == [1, 1, 2, 2, 3, 3]
     assert run("tables", "chess").exit_code == 2
 
 

@@ -33,11 +33,11 @@ def test_reference_conforms_with_a_full_matrix(tmp_path: Path) -> None:
     proc = verify("--impl", REFERENCE, "--format", "json", "--junit-xml", str(junit))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["summary"]["failed"] == doc["summary"]["broke"] == doc["summary"]["not-run"] == 0
+    assert doc["summary"]["failed"] == doc["summary"]["broke"] == doc["summary"]["not_run"] == 0
     assert {c["kind"] for c in doc["checks"]} == {"trace", "scenario"}
-    for game, rules in doc["matrix"].items():
-        unexercised = [r for r, counts in rules.items() if counts["passed"] == 0]
-        assert not unexercised, f"{game}: {unexercised}"
+    for game in doc["matrix"]:
+        unexercised = [r["rule"] for r in game["rules"] if r["passed"] == 0]
+        assert not unexercised, f"{game['game']}: {unexercised}"
     from junitparser import JUnitXml
 
     xml = JUnitXml.fromfile(str(junit))
@@ -63,7 +63,8 @@ def test_each_wrong_build_fails_naming_its_rule(variant: str, tmp_path: Path) ->
     doc = json.loads(proc.stdout)
     failed = [c for c in doc["checks"] if c["status"] == "failed"]
     assert any(rule in c["rules"] for c in failed), [c["rules"] for c in failed]
-    assert doc["matrix"][game][rule]["failed"] > 0
+    (row,) = [r for g in doc["matrix"] if g["game"] == game for r in g["rules"] if r["rule"] == rule]
+    assert row["failed"] > 0
     from junitparser import JUnitXml
 
     assert sum(s.failures for s in JUnitXml.fromfile(str(junit))) == len(failed)
@@ -82,7 +83,7 @@ def test_the_text_report_names_step_field_and_rule() -> None:
 MISBEHAVIOUR = [
     # mode, cause, words that must appear
     ("crash-at-start", "crashed-at-start", "fatal: could not load the game assets"),
-    ("silent-at-start", "crashed-at-start", "no answer to request 0 within 1 s"),
+    ("silent-at-start", "hung-at-start", "no answer to request 0 within 1 s"),
     ("wrong-protocol", "wrong-protocol", "speaks protocol 2"),
     ("crash-mid", "exited", "KeyError: 'beacon'"),
     ("exit-early", "exited", "exit status 0"),
@@ -139,11 +140,11 @@ def test_undeclared_games_are_not_run_never_passed() -> None:
     doc = json.loads(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-2000:]
     beacon = [c for c in doc["checks"] if c["game"] == "beacon-lines"]
-    assert beacon and all(c["status"] == "not-run" for c in beacon)
+    assert beacon and all(c["status"] == "not_run" for c in beacon)
     v0 = [c for c in doc["checks"] if c["kind"] == "trace" and c["ruleset"] == "v0"]
-    assert v0 and all(c["status"] == "not-run" for c in v0)
+    assert v0 and all(c["status"] == "not_run" for c in v0)
     legal_scenarios = [c for c in doc["checks"] if "may claim exactly" in c["detail"]]
-    assert all(c["status"] == "not-run" for c in legal_scenarios)
+    assert all(c["status"] == "not_run" for c in legal_scenarios)
     assert doc["summary"]["passed"] > 0
 
 
@@ -166,7 +167,7 @@ def test_expected_failures_and_an_unexpected_pass(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, words", [
     (["--game", "chess"], "unknown game 'chess'"),
     (["--traces", "no/such/folder"], "no such file or folder"),
-    (["--expect-fail", "pyproject.toml"], "cannot read the expect-fail file"),
+    (["--expect-fail", "pyproject.toml"], "(the expect-fail file)"),
     (["--timeout", "0"], "Invalid value for '--timeout'"),
 ])
 def test_bad_input_exits_2(args: list[str], words: str) -> None:

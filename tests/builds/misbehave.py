@@ -22,7 +22,8 @@ from refimpl.serve import Session  # noqa: E402
 
 MODES = ["crash-at-start", "silent-at-start", "crash-mid", "hang-mid", "not-json", "partial-line",
          "flood-stdout", "flood-stderr-then-crash", "noisy-stderr", "wrong-protocol", "exit-early",
-         "child-left-behind", "wrong-id", "clock-in-state", "legal-non-objects"]
+         "child-left-behind", "wrong-id", "clock-in-state", "legal-non-objects", "daemon-left-behind",
+         "hang-on-start", "hang-after-hello", "close-stdout", "no-ok", "deep-json", "ignore-sigterm"]
 
 
 def out(text: str) -> None:
@@ -39,6 +40,12 @@ def main() -> None:
     pids = [str(__import__("os").getpid())]
     if args.mode == "child-left-behind":
         pids.append(str(subprocess.Popen(["sleep", "300"]).pid))
+    if args.mode == "daemon-left-behind":  # a child in a session of its own: outside the build's group
+        pids.append(str(subprocess.Popen(["sleep", "300"], start_new_session=True).pid))
+    if args.mode == "ignore-sigterm":
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.pidfile:
         Path(args.pidfile).write_text(" ".join(pids))
     if args.mode == "crash-at-start":
@@ -51,6 +58,9 @@ def main() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         response = session.answer(line)
+        if args.mode == "hang-after-hello" and request.get("op") != "hello" or \
+                args.mode == "hang-on-start" and request.get("op") == "start":
+            time.sleep(300)
         if request.get("op") == "hello" and args.mode == "wrong-protocol":
             response["protocol"] = 2
         if args.mode == "clock-in-state" and isinstance(response.get("state"), dict):
@@ -70,7 +80,7 @@ def misbehave(mode: str, response: dict) -> None:
     if mode == "crash-mid":
         sys.stderr.write("Traceback (most recent call last):\nKeyError: 'beacon'\n")
         sys.exit(1)
-    if mode in ("hang-mid", "child-left-behind"):
+    if mode in ("hang-mid", "child-left-behind", "daemon-left-behind", "ignore-sigterm"):
         time.sleep(300)
     if mode == "not-json":
         out("Segmentation fault (core dumped)\n")
@@ -89,6 +99,17 @@ def misbehave(mode: str, response: dict) -> None:
         sys.exit(0)
     if mode == "wrong-id":
         response["id"] = 999
+    if mode == "no-ok":
+        del response["ok"]
+    if mode == "deep-json":
+        out('{"id": %d, "ok": true, "state": %s}\n' % (response["id"], "[" * 100_000 + "]" * 100_000))
+        time.sleep(300)
+    if mode == "close-stdout":
+        sys.stdout.close()
+        import os
+
+        os.close(1)
+        time.sleep(300)
 
 
 if __name__ == "__main__":
