@@ -190,7 +190,9 @@ def test_interrupting_verify_prints_what_ran_and_leaves_nothing(sig: int, code: 
     pidfile = tmp_path / "pids"
     proc = subprocess.Popen([PY, "-m", "refimpl", "verify", "--impl", f"{MISBEHAVE} {mode} --pidfile {pidfile}",
                              "--timeout", "60", "--game", "beacon-lines", "--no-scenarios", "--quiet"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell's background job ignores SIGINT and Python keeps that: undo it
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
