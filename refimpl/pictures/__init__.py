@@ -1,0 +1,35 @@
+"""Pictures of a position: each game's board drawn as inline SVG from a state view (the protocol's JSON).
+
+The HTML report draws the position before and after a failing step, and ``refimpl show`` draws any step
+of a trace. A picture is drawn from whatever a build answered, so drawing never raises: what a drawer
+cannot read is listed as text under the board. ``marks`` are the field paths that differ (``pieces.human[2]``,
+``scores.red``): the drawer outlines what they name on the board and lists the others beside it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping
+
+from .svg import fallback, safely
+
+Drawer = Callable[[Mapping[str, Any], frozenset[str]], str]
+
+
+def _drawers() -> dict[str, Drawer]:
+    from . import beacon_lines, black_fog, conquest_king, lantern_quay, ludo
+
+    return {"beacon-lines": beacon_lines.draw, "lantern-quay": lantern_quay.draw, "ludo": ludo.draw,
+            "conquest-king": conquest_king.draw, "black-fog": black_fog.draw}
+
+
+def draw(game: str, view: Any, marks: Iterable[str] = (), title: str = "") -> str:
+    """An ``<svg>`` element (a string) picturing ``view`` of ``game``, with ``marks`` outlined.
+    Never raises: an unknown game or a view a drawer cannot read gives a picture listing its fields."""
+    drawer = _drawers().get(game)
+    marked = frozenset(marks)
+    if drawer is None or not isinstance(view, Mapping):
+        return fallback(view, marked, title)
+    return safely(drawer, view, marked, title)
+
+
+__all__ = ["draw"]

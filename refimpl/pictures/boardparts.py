@@ -1,0 +1,94 @@
+"""Small parts the Conquest King and Black Fog drawers share: safe text, field labels that carry their
+``data-path`` and mark, and the list of every differing path under a board."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .svg import MARK, caption, esc, is_marked
+
+CHAR_W = 7.2  # the width of one character of 12 px monospace
+MAX_MARKS = 40  # "differs:" lines under a board; the rest are counted
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+Segment = tuple[str, "str | None"]  # a piece of text and the field path it shows (None: plain text)
+
+
+def clean(text: str, limit: int = 100) -> str:
+    """``text`` cut to ``limit`` characters, without the characters XML forbids."""
+    text = _NOT_XML.sub("?", text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def show(value: Any, limit: int = 40) -> str:
+    """A short readable form of any JSON value; big containers only by their size (never dumped whole)."""
+    if isinstance(value, str):
+        return clean(value, limit)
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    if isinstance(value, (list, dict)):
+        return f"<{type(value).__name__} of {len(value)}>"
+    return f"<{type(value).__name__}>"
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` if it is a whole number (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def path_attrs(path: str, marks: frozenset[str]) -> str:
+    """The ``data-path`` attribute, and ``class="marked"`` when the path differs."""
+    marked = ' class="marked"' if is_marked(path, marks) else ""
+    return f' data-path="{esc(clean(path, 200))}"{marked}'
+
+
+def outline(x: float, y: float, w: float, h: float, stroke: float = 3.0) -> str:
+    """The thick mark-coloured frame around a differing element."""
+    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="none" stroke="{MARK}" '
+            f'stroke-width="{stroke}"/>')
+
+
+def field_text(x: float, y: float, text: str, path: str | None, marks: frozenset[str]) -> str:
+    """One label; with a path it is that field's element, outlined in the mark colour when it differs."""
+    text = clean(text)
+    plain = f'<text x="{x:.1f}" y="{y:.1f}" font-size="12" font-family="monospace"'
+    if path is None:
+        return f'{plain} fill="#222">{esc(text)}</text>'
+    marked = is_marked(path, marks)
+    box = outline(x - 3, y - 12, len(text) * CHAR_W + 6, 16, 2.5) if marked else ""
+    colour = MARK if marked else "#222"
+    return f'<g{path_attrs(path, marks)}>{box}{plain} fill="{colour}">{esc(text)}</text></g>'
+
+
+def field_rows(rows: list[list[Segment]], y: float, width: float, marks: frozenset[str]) -> tuple[str, float]:
+    """Rows of labels from ``y``, wrapped at ``width``; returns the SVG and the new bottom."""
+    out = []
+    for row in rows:
+        y += 18
+        x = 6.0
+        for text, path in row:
+            w = len(clean(text)) * CHAR_W
+            if x > 6 and x + w > width - 6:
+                y, x = y + 18, 6.0
+            out.append(field_text(x, y, text, path, marks))
+            x += w + 12
+    return "".join(out), y + 4
+
+
+def differs(marks: frozenset[str], y: float, width: float) -> tuple[str, float]:
+    """Every differing path as a caption line ("differs: units[3].at"), so none is lost off the board."""
+    listed = sorted(marks)
+    lines = [f"differs: {clean(m)}" for m in listed[:MAX_MARKS]]
+    if len(listed) > MAX_MARKS:
+        lines.append(f"... and {len(listed) - MAX_MARKS} more paths differ")
+    return caption(lines, y, width)
+
+
+def notes(lines: list[str], legend: tuple[str, ...], y: float, width: float, most: int = 30) -> tuple[str, float]:
+    """Plain caption lines (at most ``most``, the rest counted) then the legend, without what XML forbids."""
+    shown = [clean(line, 110) for line in lines[:most]]
+    if len(lines) > most:
+        shown.append(f"... and {len(lines) - most} more notes")
+    return caption(shown + list(legend), y, width)

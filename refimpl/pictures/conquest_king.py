@@ -1,0 +1,230 @@
+"""Conquest King drawn from a state view: the terrain grid, every unit the view holds on its cell (side by
+colour, kind by letters, facing by a notch), castles, deployment zones while deploying, and what a side's
+view leaves out (CK-HIDE-1) shown as hidden."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any, Mapping
+
+from .boardparts import Segment, as_int, clean, differs, field_rows, notes, outline, path_attrs, show
+from .svg import MARK, esc, is_marked, svg
+
+MAX_SIDE = 40  # cells a side at most: a build's 10^9-cell map is drawn clipped
+MAX_UNITS = 400
+TERRAIN = {".": "#eef3df", "f": "#8fc48a", "h": "#d8c08a", "r": "#8cc0ea", "m": "#8d8d8d"}  # plain ... mountain
+SIDE_COLOUR = {"sparkia": "#1f5fbf", "gaias": "#2e8b3e"}
+KIND = {"king": "K", "light-infantry": "LI", "heavy-infantry": "HI", "cavalry": "Cv", "spearmen": "Sp",
+        "archers": "Ar"}
+FACING = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+COMPLETE = {0: "placing", 1: "confirming", 2: "done"}
+LEGEND = ("sides: blue Sparkia, green Gaias; dashed square: castle; orange line: the combat waiting",
+          "terrain: . plain, f forest, h hill, r river, m mountain",
+          "units: K king, LI/HI light/heavy infantry, Cv cavalry, Sp spearmen, Ar archers",
+          "A ambush (dashed: still hidden), dot: moved, notch: facing")
+LEFT, TOP = 24, 62  # room for row numbers, the header and column numbers
+
+
+def _profile() -> tuple[dict[str, tuple[int, int]], int]:
+    """Castles and the deployment width: the view does not hold them, the ruleset profile does."""
+    try:
+        from ..games import GAMES
+
+        p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
+        return dict(p.castles), int(p.deploy_columns)
+    except Exception:  # the picture must not depend on the engine loading
+        return {"sparkia": (0, 0), "gaias": (15, 7)}, 5
+
+
+def _square(at: Any) -> tuple[int, int] | None:
+    """``[x, y]`` as a square, or None when it is not two whole numbers."""
+    xy = [as_int(v) for v in at] if isinstance(at, list) and len(at) == 2 else [None]
+    return None if None in xy else (xy[0], xy[1])  # type: ignore[return-value]
+
+
+def _grid(terrain: list[str], cols: int, rows: int, c: float, marks: frozenset[str]) -> str:
+    """Each row of ``terrain`` a group of cells (its letter in the corner), with the row and column numbers."""
+    out = [f'<text x="{LEFT + (x + .5) * c:.1f}" y="{TOP - 4}" font-size="10" text-anchor="middle">{x}</text>'
+           for x in range(cols)]
+    for y in range(rows):
+        line, cells, top = terrain[y] if y < len(terrain) else "", [], TOP + y * c
+        for x in range(cols):
+            letter = line[x] if x < len(line) else " "
+            cells.append(f'<rect x="{LEFT + x * c:.1f}" y="{top:.1f}" width="{c:.1f}" height="{c:.1f}" '
+                         f'fill="{TERRAIN.get(letter, "#fff")}" stroke="#b5b5a5" stroke-width="0.6"/>')
+            if letter not in ". ":
+                cells.append(f'<text x="{LEFT + x * c + 3:.1f}" y="{top + c - 3:.1f}" font-size="{c * .26:.1f}" '
+                             f'fill="#444" font-family="monospace">{esc(clean(letter))}</text>')
+        if y < len(terrain) and is_marked(f"terrain[{y}]", marks):
+            cells.append(outline(LEFT - 1, top, cols * c + 2, c))
+        attrs = path_attrs(f"terrain[{y}]", marks) if y < len(terrain) else ""
+        out.append(f'<g{attrs}>{"".join(cells)}</g><text x="{LEFT - 4}" y="{top + c * .6:.1f}" font-size="10" '
+                   f'text-anchor="end">{y}</text>')
+    return "".join(out)
+
+
+def _zones(phase: Any, cols: int, rows: int, c: float, hidden_side: str | None) -> str:
+    """Castles always; while deploying, each side's zone, and a grey "?" over the zone a side cannot see."""
+    castles, width = _profile()
+    out = []
+    for side, (cx, cy) in castles.items():
+        colour = SIDE_COLOUR.get(side, "#777")
+        lo, hi = max(0, cx - width), min(cols - 1, cx + width)
+        if phase == "deploy" and lo <= hi:
+            out.append(f'<rect x="{LEFT + lo * c:.1f}" y="{TOP}" width="{(hi - lo + 1) * c:.1f}" '
+                       f'height="{rows * c:.1f}" fill="{colour}" fill-opacity="0.08" stroke="{colour}" '
+                       f'stroke-dasharray="6 4" stroke-width="1.5"><title>{esc(side)} deployment zone</title></rect>')
+            if side == hidden_side:
+                out.append(f'<text x="{LEFT + (lo + hi + 1) * c / 2:.1f}" y="{TOP + rows * c * .62:.1f}" fill="#999" '
+                           f'font-size="{min(rows * c * .5, 120):.0f}" text-anchor="middle" fill-opacity="0.7">?'
+                           f'<title>{esc(side)} placements hidden</title></text>')
+        if 0 <= cx < cols and 0 <= cy < rows:
+            out.append(f'<rect x="{LEFT + cx * c + 2:.1f}" y="{TOP + cy * c + 2:.1f}" width="{c - 4:.1f}" '
+                       f'height="{c - 4:.1f}" fill="none" stroke="{colour}" stroke-width="2.5" stroke-dasharray="3 2">'
+                       f'<title>{esc(side)} castle</title></rect>')
+    return "".join(out)
+
+
+def _unit(i: int, u: Mapping[str, Any], x: int, y: int, slot: tuple[int, int], c: float,
+          marks: frozenset[str]) -> str:
+    """A unit token; ``slot`` (index, count) shares a cell when several units stand on it."""
+    (k, n), kind, uid, facing = slot, u.get("kind"), u.get("id"), u.get("facing")
+    s = c / (1 if n == 1 else 2)
+    ox, oy = LEFT + x * c + (k % 2) * s * (n > 1), TOP + y * c + (k // 2 % 2) * s * (n > 2)
+    hidden, ambush, moved = (u.get(f) is True for f in ("hidden", "ambush", "moved"))
+    label = KIND.get(kind, show(kind, 2)) if isinstance(kind, str) else "?"
+    number = uid.rpartition("-")[2] if isinstance(uid, str) and not uid.endswith("-king") else ""
+    about = (f'{show(uid)} {show(kind)} at {x},{y} facing {show(facing)}{" moved" * moved}{" ambush" * ambush}'
+             f'{" (hidden)" * hidden}')
+    parts = [(f'<title>{esc(about)}</title><rect x="{ox + s * .1:.1f}" y="{oy + s * .1:.1f}" width="{s * .8:.1f}" '
+             f'height="{s * .8:.1f}" rx="{s * .15:.1f}" fill="{SIDE_COLOUR.get(str(u.get("side")), "#777")}" '
+             f'fill-opacity="{.45 if hidden else .95}" stroke="#111" stroke-width="1.2" '
+             f'stroke-dasharray="{"3 2" if hidden else "none"}"/><text x="{ox + s / 2:.1f}" y="{oy + s * .6:.1f}" '
+             f'font-size="{s * .3:.1f}" text-anchor="middle" font-weight="bold" fill="#fff" font-family="sans-serif">'
+             f'{esc(label)}</text><text x="{ox + s * .86:.1f}" y="{oy + s * .86:.1f}" font-size="{s * .2:.1f}" '
+             f'text-anchor="end" fill="#fff">{esc(clean(number, 4))}</text>')]
+    if ambush:
+        parts.append(f'<text x="{ox + s * .16:.1f}" y="{oy + s * .32:.1f}" font-size="{s * .2:.1f}" '
+                     'fill="#ffd54a">A</text>')
+    if moved:
+        parts.append(f'<circle cx="{ox + s * .8:.1f}" cy="{oy + s * .22:.1f}" r="{s * .06:.1f}" fill="#fff"/>')
+    dx, dy = FACING.get(facing, (0, 0)) if isinstance(facing, str) else (0, 0)
+    if dx or dy:  # a notch on the side the unit faces
+        tx, ty, h = ox + s / 2 + dx * s * .42, oy + s / 2 + dy * s * .42, s * .12
+        parts.append(f'<polygon points="{tx + dx * h:.1f},{ty + dy * h:.1f} {tx - dy * h:.1f},{ty + dx * h:.1f} '
+                     f'{tx + dy * h:.1f},{ty - dx * h:.1f}" fill="#111"/>')
+    if is_marked(f"units[{i}]", marks):
+        parts.append(outline(ox + 1, oy + 1, s - 2, s - 2, 3.5))
+    return f'<g{path_attrs(f"units[{i}]", marks)} data-role="unit">{"".join(parts)}</g>'
+
+
+def _fight(fight: Any, label: str, path: str) -> list[Segment]:
+    """A ``combat`` or ``last_combat`` as words."""
+    if not isinstance(fight, Mapping):
+        return [(f"{label}: {'none' if fight is None else show(fight)}", path)]
+    words = f"{label}: {show(fight.get('kind'))}"
+    if isinstance(fight.get("attackers"), list):
+        words += f" {' + '.join(show(a, 16) for a in fight['attackers'][:6])} -> {show(fight.get('target'))}"
+    if "attack" in fight:
+        words += f", attack {show(fight.get('attack'))} vs defence {show(fight.get('defence'))}"
+    if "dice" in fight:
+        words += (f", dice {show(fight.get('dice'))} totals {show(fight.get('totals'))}: "
+                  f"{show(fight.get('winner'))} wins")
+    elif label == "combat":
+        words += " (waiting for dice)"
+    if "destroyed" in fight:
+        words += f"; destroyed {show(fight.get('destroyed'))}"
+    return [(words, path)]
+
+
+def _units(units: list[Any], cols: int, rows: int, c: float,
+           marks: frozenset[str]) -> tuple[str, list[str], dict[str, tuple[float, float]]]:
+    """The unit tokens, notes on units not drawn, and where each unit id stands (for the combat lines)."""
+    out, lines, on_cell, centre = [], [], {}, {}  # type: ignore[var-annotated]
+    for i, u in enumerate(units):
+        sq = _square(u.get("at")) if isinstance(u, Mapping) else None
+        if sq and 0 <= sq[0] < cols and 0 <= sq[1] < rows:
+            on_cell.setdefault(sq, []).append(i)
+        else:
+            lines.append(f"units[{i}] not on the board: {show(u.get('at') if isinstance(u, Mapping) else u)}")
+    for (x, y), idx in on_cell.items():
+        for k, i in enumerate(idx[:4]):
+            out.append(_unit(i, units[i], x, y, (k, min(len(idx), 4)), c, marks))
+            centre[str(units[i].get("id"))] = (LEFT + (x + .5) * c, TOP + (y + .5) * c)
+        if len(idx) > 4:
+            lines.append(f"{len(idx) - 4} more units on {x},{y} not drawn")
+    return "".join(out), lines, centre
+
+
+def _arrows(fight: Any, centre: Mapping[str, tuple[float, float]], marks: frozenset[str]) -> str:
+    """A line from each unit of the waiting fight to its target."""
+    if not isinstance(fight, Mapping) or not isinstance(fight.get("attackers"), list):
+        return ""
+    target = centre.get(fight.get("target")) if isinstance(fight.get("target"), str) else None
+    colour = MARK if is_marked("combat", marks) else "#e07b00"
+    lines = [f'<line x1="{centre[a][0]:.1f}" y1="{centre[a][1]:.1f}" x2="{target[0]:.1f}" y2="{target[1]:.1f}" '
+             f'stroke="{colour}" stroke-width="4" stroke-opacity="0.8"/>'
+             for a in fight["attackers"][:8] if target and isinstance(a, str) and a in centre]
+    return f'<g{path_attrs("combat", marks)}>{"".join(lines)}</g>'
+
+
+def _texts(view: Mapping[str, Any], hidden_side: str | None) -> list[list[Segment]]:
+    """Deployment, lobby and fights under the board."""
+    deployment, lobby = view.get("deployment"), view.get("lobby")
+    row: list[Segment] = [("deployment:", None)]
+    for side in SIDE_COLOUR:
+        d = deployment.get(side) if isinstance(deployment, Mapping) else None
+        if isinstance(d, Mapping):
+            state = COMPLETE.get(as_int(d.get("complete")), show(d.get("complete")))  # type: ignore[arg-type]
+            row.append((f"{side} {show(d.get('gold'))}G {state}", f"deployment.{side}"))
+        elif side == hidden_side:
+            row.append((f"{side} hidden", None))
+    lobby = lobby if isinstance(lobby, Mapping) else {}
+    reg = lobby.get("registered")
+    reg = ", ".join(f"{s} {show(m)}" for s, m in islice(reg.items(), 4)) if isinstance(reg, Mapping) else show(reg)
+    return [row, [("lobby:", None), (f"{show(lobby.get('field'))} field", "lobby.field"),
+                  (f"clock {show(lobby.get('clock'))} min", "lobby.clock"), (f"registered {reg}", "lobby.registered"),
+                  (f"archived {show(lobby.get('archived'))}", "lobby.archived")],
+            _fight(view.get("combat"), "combat", "combat"),
+            _fight(view.get("last_combat"), "last combat", "last_combat")]
+
+
+def _result(result: Any) -> str:
+    """``result`` in words."""
+    if isinstance(result, Mapping):
+        winner = result.get("winner")
+        return f"result: {show(winner) + ' wins' if winner else 'no winner'} by {show(result.get('by'))}"
+    return f"result: {'none' if result is None else show(result)}"
+
+
+def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
+    """The picture of one Conquest King view, the marked paths outlined and listed."""
+    raw_terrain, raw_units = view.get("terrain"), view.get("units")
+    terrain = [r if isinstance(r, str) else "" for r in raw_terrain[:MAX_SIDE]] if isinstance(raw_terrain, list) else []
+    units = raw_units[:MAX_UNITS] if isinstance(raw_units, list) else []
+    # the terrain's columns and rows (clipped), else the profile's 16 x 8
+    cols, rows = (max(1, min(max(map(len, terrain)), MAX_SIDE)), len(terrain)) if terrain else (16, 8)
+    c = max(12.0, min(40.0, 640 / cols, 400 / rows))
+    width = max(560.0, LEFT + cols * c + 12)
+    observer, phase = view.get("observer"), view.get("phase")
+    seen_by_side = isinstance(observer, str) and observer in SIDE_COLOUR
+    hidden_side = next((s for s in SIDE_COLOUR if seen_by_side and s != observer), None)
+    head, head_bottom = field_rows([[(f"observer {show(observer)}", "observer"), (f"phase {show(phase)}", "phase"),
+                           (f"turn {show(view.get('turn'))}", "turn"), (f"{show(view.get('side'))} to play", "side"),
+                           (_result(view.get("result")), "result")]], 0, width, marks)
+    tokens, lines, centre = _units(units, cols, rows, c, marks)
+    text, y = field_rows(_texts(view, hidden_side), TOP + rows * c + 4, width, marks)
+    body = [head, _grid(terrain, cols, rows, c, marks), _zones(phase, cols, rows, c, hidden_side), tokens,
+            _arrows(view.get("combat"), centre, marks), text]
+    if hidden_side:
+        lines.append(f"{hidden_side}'s placements are hidden from {observer} while deploying" if phase == "deploy"
+                     else f"{hidden_side}'s hidden ambush, if any, is not in {observer}'s view")
+    if not isinstance(raw_units, list) or len(raw_units) > MAX_UNITS:
+        lines.append(f"units: {show(raw_units)}, drawn: {len(units)}")
+    if not terrain:
+        lines.append(f"terrain: {show(raw_terrain)} (not rows of letters)")
+    text, y = notes(lines, LEGEND, y, width)
+    marked, y = differs(marks, y, width)
+    shift = max(0.0, head_bottom - 26)  # a header wrapped onto more lines pushes the rest down
+    board = f'<g transform="translate(0 {shift:.0f})">{"".join(body[1:])}{text}{marked}</g>'
+    return svg(width, y + shift + 6, body[0] + board)

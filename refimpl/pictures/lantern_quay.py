@@ -1,0 +1,189 @@
+"""Lantern Quay as a picture: the unplaced dice, the three slots with their placed dice, the stock and the
+lenses."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .svg import MARK, caption, esc, is_marked, svg
+
+WIDTH = 620
+SLOTS = ("salvage", "forge", "install")
+FIELDS = ("game", "ruleset", "round", "phase", "brass", "modules", "lenses", "dice", "placed", "result")
+MAX_DICE = 7  # a view may hold any list: draw this many, name the rest
+MAX_ICONS = 12  # brass coins and modules drawn one by one up to this count
+
+# Pip positions on a 3x3 grid (0..2, 0..2) per face.
+PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+
+
+def tagged(path: str, marks: frozenset[str]) -> str:
+    """The attributes of an element drawn for field ``path``: its data-path, and class="marked" if it differs."""
+    return f' data-path="{esc(path)}"' + (' class="marked"' if is_marked(path, marks) else "")
+
+
+def whole(value: Any) -> int | None:
+    """``value`` if it is a whole number (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def short(value: Any, limit: int = 24) -> str:
+    """``value`` as text of at most ``limit`` characters (a build may answer anything)."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # an integer too long to print
+        text = "(a huge number)"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def field_notes(view: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:
+    """A note for every field of ``fields`` the view lacks and every field it has beyond them."""
+    return ([f"{field}: missing" for field in fields if field not in view]
+            + [f"{short(key)}: unexpected field" for key in view if key not in fields])
+
+
+def die(x: float, y: float, size: float, face: Any, path: str, marks: frozenset[str], colour: str = "#fff") -> str:
+    """A die at (x, y) showing ``face`` as pips (a face that is not 1-6 is written as text)."""
+    marked = is_marked(path, marks)
+    stroke = f'stroke="{MARK}" stroke-width="3"' if marked else 'stroke="#333" stroke-width="1.5"'
+    out = [(f'<g{tagged(path, marks)}><rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+           f'rx="{size * 0.15:.1f}" fill="{colour}" {stroke}/>')]
+    f = whole(face)
+    if f in PIPS:
+        step, r = size / 4, size * 0.085
+        for col, row in PIPS[f]:
+            out.append(f'<circle cx="{x + step * (col + 1):.1f}" cy="{y + step * (row + 1):.1f}" r="{r:.1f}" '
+                       f'fill="#222"/>')
+    else:
+        text = "?" if face is None else short(face, 4)
+        out.append(f'<text x="{x + size / 2:.1f}" y="{y + size * 0.62:.1f}" font-size="{size * 0.4:.0f}" '
+                   f'text-anchor="middle" font-family="sans-serif">{esc(text)}</text>')
+    return "".join(out) + "</g>"
+
+
+@lru_cache(maxsize=1)
+def _faces() -> Mapping[str, Any]:
+    """The face table (salvage, forge, install) and the rulesets, from the game's data file."""
+    from refimpl.games import load_data
+
+    return load_data("lantern-quay")
+
+
+def _effect(slot: str, face: int | None) -> str:
+    """What ``face`` does on ``slot``, in a few words (empty for a face that is not 1-6)."""
+    if face not in PIPS:
+        return ""
+    data = _faces()
+    if slot == "salvage":
+        return f"+{data['salvage'][face]} brass"
+    if slot == "forge":
+        cost = data["forge"][face]
+        return "nothing" if cost is None else f"pay {cost['brass']} brass, +{cost['modules']} module"
+    return "light a lens (needs a module)" if face >= data["install"]["min_face"] else "nothing"
+
+
+def _text(x: float, y: float, text: str, path: str | None, marks: frozenset[str], size: int = 15,
+          weight: str = "normal") -> str:
+    """A text line, tagged with the field it shows (in the mark colour when it differs)."""
+    attrs = tagged(path, marks) if path else ""
+    fill = MARK if path and is_marked(path, marks) else "#222"
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" font-family="sans-serif" font-weight="{weight}" '
+            f'fill="{fill}"{attrs}>{esc(text)}</text>')
+
+
+def _icon(field: str, cx: float, top: float) -> str:
+    """One unit of stock: a brass coin or a module block."""
+    if field == "brass":
+        return f'<circle cx="{cx}" cy="{top + 14}" r="9" fill="#c9a227" stroke="#6d5a10"/>'
+    return f'<rect x="{cx - 9}" y="{top + 5}" width="18" height="18" rx="3" fill="#6b7b8c" stroke="#333"/>'
+
+
+def _stock(y: float, view: Mapping[str, Any], marks: frozenset[str], notes: list[str]) -> str:
+    """Brass as coins, modules as blocks, and the three lenses lit or dark, from row ``y``."""
+    out = []
+    for row, field in enumerate(("brass", "modules")):
+        top = y + row * 34
+        count = whole(view.get(field))
+        out.append(_text(20, top + 20, f"{field}: {'?' if count is None else short(count, 5)}", field, marks))
+        if count is None:
+            notes.append(f"{field}: {short(view.get(field), 40)} (not a whole number)")
+            continue
+        stroke = f'stroke="{MARK}" stroke-width="3"' if is_marked(field, marks) else 'stroke="none"'
+        icons = [(f'<rect x="116" y="{top}" width="{max(1, min(count, MAX_ICONS)) * 24 + 8}" height="28" rx="4" '
+                 f'fill="none" {stroke}/>')]
+        icons.extend(_icon(field, 132 + i * 24, top) for i in range(max(0, min(count, MAX_ICONS))))
+        if count > MAX_ICONS:
+            icons.append(f'<text x="{132 + MAX_ICONS * 24}" y="{top + 19}" font-size="13" '
+                         f'font-family="sans-serif">+{short(count - MAX_ICONS)}</text>')
+        out.append(f"<g{tagged(field, marks)}>{''.join(icons)}</g>")
+    lenses, top = whole(view.get("lenses")), y + 68
+    out.append(_text(20, top + 24, f"lenses: {'?' if lenses is None else short(lenses)} of 3", "lenses", marks))
+    if lenses is None:
+        notes.append(f"lenses: {short(view.get('lenses'), 40)} (not a whole number)")
+    stroke = f'stroke="{MARK}" stroke-width="3"' if is_marked("lenses", marks) else 'stroke="#333"'
+    lamps = [f'<circle cx="{200 + i * 44}" cy="{top + 18}" r="15" '
+             f'fill="{"#ffd54a" if lenses is not None and i < lenses else "#555"}" {stroke}/>' for i in range(3)]
+    out.append(f"<g{tagged('lenses', marks)}>{''.join(lamps)}</g>")
+    return "".join(out)
+
+
+def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
+    """The position: a header (ruleset, round, phase, result), the rolled dice, the slots and the stock."""
+    notes: list[str] = [] if isinstance(view, Mapping) else [f"view: {short(view, 60)} (not an object)"]
+    view = view if isinstance(view, Mapping) else {}
+    parts = [f'<rect width="{WIDTH}" height="100%" fill="#f4f1ea"/>',
+             _text(12, 24, f"Lantern Quay  ruleset {short(view.get('ruleset', '?'), 6)}", "ruleset", marks, 16,
+                   "bold"),
+             _text(260, 24, f"round {short(view.get('round', '?'), 6)} of 3", "round", marks),
+             _text(380, 24, f"phase: {short(view.get('phase', '?'))}", "phase", marks)]
+    result = view.get("result", "?")
+    words = "(game goes on)" if result is None else short(result)
+    parts.append(_text(12, 48, f"result: {words}", "result", marks, 15, "normal" if result is None else "bold"))
+    rule = _faces()["rulesets"].get(view.get("ruleset")) if isinstance(view.get("ruleset"), str) else None
+    if rule:
+        notes.append(f"ruleset {view['ruleset']}: {rule['summary']}")
+
+    parts.append(_text(12, 80, "dice to place (roll order):", "dice", marks, 13))
+    dice = view.get("dice")
+    if isinstance(dice, list):
+        for i, face in enumerate(dice[:MAX_DICE]):
+            parts.append(die(200 + i * 58, 62, 48, face, f"dice[{i}]", marks))
+        if not dice:
+            parts.append('<text x="200" y="92" font-size="13" font-family="sans-serif" fill="#777">(none)</text>')
+        if len(dice) > MAX_DICE:
+            notes.append(f"dice: {len(dice) - MAX_DICE} more not drawn")
+    elif "dice" in view:
+        notes.append(f"dice: {short(dice, 40)} (not a list)")
+
+    placed = view.get("placed")
+    if not isinstance(placed, Mapping):
+        if "placed" in view:
+            notes.append(f"placed: {short(placed, 40)} (not an object)")
+        placed = {}
+    # Under a ruleset that resolves each die as it is placed, the slots have no order to show.
+    ordered = not rule or rule.get("timing") != "on-placement"
+    for i, slot in enumerate(SLOTS):
+        x, path = 12 + i * 202, f"placed.{slot}"
+        stroke = f'stroke="{MARK}" stroke-width="3"' if is_marked(path, marks) else 'stroke="#555"'
+        parts.append(f'<rect x="{x}" y="130" width="178" height="128" rx="8" fill="#fff" {stroke}'
+                     f'{tagged(path, marks)}/>')
+        parts.append(f'<text x="{x + 89}" y="150" font-size="14" font-weight="bold" text-anchor="middle" '
+                     f'font-family="sans-serif">{f"{i + 1}. " if ordered else ""}{slot.capitalize()}</text>')
+        face = placed.get(slot)
+        if face is None:
+            parts.append(f'<rect x="{x + 63}" y="162" width="52" height="52" rx="8" fill="none" stroke="#aaa" '
+                         f'stroke-dasharray="4 3"/>')
+        else:
+            parts.append(die(x + 63, 162, 52, face, path, marks, "#fdf6d8"))
+        parts.append(f'<text x="{x + 89}" y="240" font-size="11" text-anchor="middle" font-family="sans-serif" '
+                     f'fill="#444">{esc(_effect(slot, whole(face)))}</text>')
+        if i < 2 and ordered:
+            parts.append(f'<path d="M{x + 181} 194 h8 v-6 l9 10 l-9 10 v-6 h-8 z" fill="#555"/>')
+    notes.extend(f"placed.{short(k)}: unknown slot" for k in placed if k not in SLOTS)
+
+    parts.append(_stock(276, view, marks, notes))
+    notes.extend(field_notes(view, FIELDS))
+    extra, bottom = caption(notes + [f"differs: {m}" for m in sorted(marks)], 388, WIDTH)
+    return svg(WIDTH, bottom + 8, "".join(parts) + extra)
