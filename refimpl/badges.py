@@ -1,0 +1,78 @@
+"""Shields.io endpoint badges for a verify run (https://shields.io/badges/endpoint-badge).
+
+One document per game that has checks in the report (label: the game's id, e.g. ``ludo``), and one for
+the whole run under the key ``all`` (label ``refimpl``). Schema: refimpl/schemas/output/badge.schema.json.
+
+A badge counts the checks that ran (passed, failed, xfail, xpass, broke); *not run* checks are no
+evidence and are left out. Its message and colour, the first that applies:
+
+- ``interrupted``, lightgrey: the run was cut short (Ctrl-C, SIGTERM); it gives no verdict, so every
+  badge says so;
+- ``broke``, orange: a check broke the build, or the build did not start (then every badge);
+- ``F failing of N``, red: F checks failed or passed although expected to fail (xpass), of N that ran;
+- ``not run``, lightgrey: no check ran;
+- ``conforms P/N``, brightgreen: P passed of N that ran; ``conforms P/N (X xfail)`` when X of them
+  are known deviations (``--expect-fail``) that failed as expected.
+
+So the ``all`` badge is green exactly when verify exits 0, red or lightgrey when it exits 1, orange
+when it exits 3.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .report import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
+
+ALL = "all"
+ALL_LABEL = "refimpl"
+COLOURS = {"conforms": "brightgreen", "failing": "red", "broke": "orange", "not-run": "lightgrey",
+           "interrupted": "lightgrey"}
+
+
+def _document(label: str, message: str, kind: str) -> dict[str, Any]:
+    """A Shields endpoint document."""
+    return {"schemaVersion": 1, "label": label, "message": message, "color": COLOURS[kind]}
+
+
+def _badge(label: str, report: Report, checks: list[Check]) -> dict[str, Any]:
+    """The badge of ``checks``, a game's or all of them."""
+    if report.interrupted:
+        return _document(label, "interrupted", "interrupted")
+    passed, xfail = report.count(PASSED, checks), report.count(XFAIL, checks)
+    failing = report.count(FAILED, checks) + report.count(XPASS, checks)
+    ran = passed + xfail + failing + report.count(BROKE, checks)
+    if report.broke_at_start is not None or report.count(BROKE, checks):
+        return _document(label, "broke", "broke")
+    if failing:
+        return _document(label, f"{failing} failing of {ran}", "failing")
+    if not ran:
+        return _document(label, "not run", "not-run")
+    known = f" ({xfail} xfail)" if xfail else ""
+    return _document(label, f"conforms {passed}/{ran}{known}", "conforms")
+
+
+def games(report: Report) -> list[str]:
+    """The games with checks in the report, sorted."""
+    return sorted({c.game for c in report.checks})
+
+
+def badges(report: Report) -> dict[str, dict[str, Any]]:
+    """game (and ``all``) -> its Shields endpoint document."""
+    out = {game: _badge(game, report, [c for c in report.checks if c.game == game]) for game in games(report)}
+    out[ALL] = _badge(ALL_LABEL, report, report.checks)
+    return out
+
+
+def write_badges(report: Report, folder: str | Path) -> list[Path]:
+    """Write ``<folder>/<game>.json`` per game and ``<folder>/all.json``, creating the folder; the paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, doc in badges(report).items():
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(doc, ensure_ascii=True) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
