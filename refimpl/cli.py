@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 import click
 
-from . import report, tables
+from . import report, tables, yamlsafe
 from .driver import BuildBroke, DriverError, ReferenceDriver
 from .exitcodes import Exit
 from .games import GAMES, BadSetup
@@ -113,10 +114,20 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Also write the JSON report (as --format json prints it) here.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML report here (the matrix, each failure with its ledger and "
+                   "pictures of the position).")
+@click.option("--badges", "badge_dir", type=click.Path(file_okay=False),
+              help="Also write a Shields endpoint badge (JSON) per game and one for all games into this folder.")
+@click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
+              help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
-               max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None) -> None:
+               max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
+               html_path: str | None, badge_dir: str | None, transcript_dir: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -134,19 +145,92 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                             rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
                             timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
                             perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast,
-                            max_time=max_time, progress=None if quiet else _progress_printer())
+                            max_time=max_time, progress=None if quiet else _progress_printer(),
+                            transcripts=transcript_dir is not None)
     except (TraceError, VerifyError, BadChecks) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
     click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
-    if junit_xml:
-        try:
-            with open(junit_xml, "w", encoding="utf-8") as out:
-                out.write(report.junit_xml(result))
-        except OSError as exc:
-            _fail(f"cannot write {junit_xml}: {exc}")
+    _write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
     sys.exit(result.exit_code)
+
+
+def _write_reports(result: report.Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
+                   badge_dir: str | None, transcript_dir: str | None) -> None:
+    """Write the report files asked for; a file that cannot be written is exit 2, naming it."""
+    from . import badges, html_report, transcript
+
+    where: str | None = ""
+    try:
+        for where, render in ((junit_xml, report.junit_xml), (json_path, report.verify_json),
+                              (html_path, html_report.render)):
+            if where:
+                text = render(result)
+                Path(where).parent.mkdir(parents=True, exist_ok=True)
+                with open(where, "w", encoding="utf-8") as out:
+                    out.write(text)
+        if badge_dir:
+            where = badge_dir
+            badges.write_badges(result, badge_dir)
+        if transcript_dir:
+            where = transcript_dir
+            Path(transcript_dir).mkdir(parents=True, exist_ok=True)
+            for check in result.checks:
+                if check.transcript:
+                    transcript.write(transcript_dir, check.name, list(check.transcript))
+    except OSError as exc:
+        _fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+
+
+@main.command("show")
+@click.argument("trace_path", metavar="TRACE")
+@click.option("--step", "number", type=click.IntRange(min=0), default=None,
+              help="The step to show (0: the start; default: the last step).")
+@click.option("--observer", default=None, help="Draw this player's view (games with hidden information).")
+@click.option("--impl", "command", default=None,
+              help="Also play the trace on this build and outline where its view differs from the reference's.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Seconds the build may take to answer one request.")
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Write here: FILE.svg the picture after the step alone, else an HTML page (default: the HTML "
+                   "page on stdout).")
+def show_cmd(trace_path: str, number: int | None, observer: str | None, command: str | None, timeout: float,
+             out: str | None) -> None:
+    """Draw a trace's position before and after one step (a bundled trace or a fuzz reproducer)."""
+    from .processes import scope
+    from .protocol import ProtocolDriver
+    from .show import ShowError, render, svg
+
+    try:
+        trace = load_traces([trace_path])[0]
+        step = len(trace.steps) if number is None else number
+        if out is not None and out.endswith(".svg"):
+            if command is not None:
+                _fail("--impl draws the build beside the reference: write an HTML page (-o FILE.html)")
+            text = svg(trace, step, observer)
+        elif command is None:
+            text = render(trace, step, observer)
+        else:
+            with scope():
+                build = ProtocolDriver(command, timeout)
+                try:
+                    text = render(trace, step, observer, build)
+                finally:
+                    build.close()
+    except (TraceError, ShowError) as exc:
+        _fail(str(exc))
+    except BuildBroke as exc:
+        _fail(str(exc), Exit.BUILD_BROKE)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {out}: {yamlsafe.os_reason(exc)}")
+    click.echo(f"wrote {out}")
 
 
 @main.command("fuzz")

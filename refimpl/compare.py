@@ -107,3 +107,12 @@ def whole_difference(expected: Any, actual: Any) -> Difference | None:
         extra = first_difference(actual, expected)
         diff = None if extra is None else Difference(extra.path, MISSING, extra.expected)
     return diff
+
+
+def every_whole_difference(expected: Any, actual: Any) -> list[Difference]:
+    """Every difference between two whole values (see ``whole_difference``), values first, then the keys
+    ``actual`` has that ``expected`` lacks; for reports, so it is worked out only for a failing step."""
+    found = list(differences(expected, actual))
+    extras = [Difference(d.path, MISSING, d.expected) for d in differences(actual, expected)
+              if d.expected is not MISSING and d.actual is MISSING]
+    return found + extras

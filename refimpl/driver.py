@@ -57,6 +57,7 @@ class BuildBroke(Exception):
         super().__init__(f"{cause}: {message}")
         self.cause, self.message, self.stderr_tail = cause, message, stderr_tail
         self.where = ""  # filled in by callers: the trace and step, or the scenario
+        self.request: dict[str, Any] | None = None  # the request whose answer broke, where known
 
     def __str__(self) -> str:
         where = f" at {self.where}" if self.where else ""
@@ -144,9 +145,15 @@ def expect_state(outcome_: Outcome, what: str) -> dict[str, JSON] | Rejected:
 
 
 class CallsByBatch:
-    """The single-call methods of a Driver, written once on top of ``batch``."""
+    """The single-call methods of a Driver, written once on top of ``batch``.
+
+    ``transcript``: None, or a list the driver appends every exchange to, as ``{"request": ...}`` when a
+    request is sent and ``{"response": ...}`` when its answer is read (the raw protocol messages, ids
+    included): what ``verify --transcript`` writes for a failing check.
+    """
 
     lists_legal = True
+    transcript: list[dict[str, Any]] | None = None
 
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
         raise NotImplementedError
@@ -196,7 +203,11 @@ class ReferenceDriver(CallsByBatch):
 
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
         for op in ops:
-            yield outcome(op, self.session.handle(request(op)))
+            body = request(op)
+            answer = self.session.handle(body)
+            if self.transcript is not None:
+                self.transcript += [{"request": body}, {"response": answer}]
+            yield outcome(op, answer)
 
     def close(self) -> None:
         self.session.game = self.session.state = None

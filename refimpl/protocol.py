@@ -339,8 +339,10 @@ class ProtocolDriver(CallsByBatch):
     (``start`` of a game it did not declare...) raises DriverError.
     """
 
-    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, pipeline: bool = True) -> None:
+    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, pipeline: bool = True,
+                 transcript: list[dict[str, JSON]] | None = None) -> None:
         self.command, self.timeout, self.pipeline = command, timeout, pipeline
+        self.transcript = transcript  # every exchange from the hello on (see CallsByBatch)
         self._next_id = 0
         self.process = BuildProcess(command, timeout)
         try:
@@ -361,6 +363,7 @@ class ProtocolDriver(CallsByBatch):
             self.process.close()
             raise BuildBroke("wrong-protocol", f"the build speaks protocol {hello.get('protocol')!r}; "
                              f"the kit speaks {PROTOCOL_VERSION}", self.process.stderr_tail())
+        self.hello = ({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}, hello)  # for transcripts
         self.name = str(hello["build"].get("name", command))
         self.version = str(hello["build"].get("version", ""))
         self.games: dict[str, list[str]] = hello["games"]
@@ -371,11 +374,25 @@ class ProtocolDriver(CallsByBatch):
     def _request(self, body: Mapping[str, JSON]) -> int:
         rid = self._next_id
         self._next_id += 1
-        self.process.send({"id": rid, **body})
+        message = {"id": rid, **body}
+        if self.transcript is not None:
+            self.transcript.append({"request": message})
+        self.process.send(message)
         return rid
 
+    def _receive(self, rid: int) -> dict[str, JSON]:
+        try:
+            message = self.process.receive(rid)
+        except BuildBroke as exc:
+            if self.transcript is not None:
+                self.transcript.append({"broke": {"cause": exc.cause, "message": exc.message}})
+            raise
+        if self.transcript is not None:
+            self.transcript.append({"response": message})
+        return message
+
     def _call(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
-        return self.process.receive(self._request(body))
+        return self._receive(self._request(body))
 
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
         try:
@@ -400,7 +417,7 @@ class ProtocolDriver(CallsByBatch):
         done = 0
         try:
             for op, rid in sent:
-                message = self.process.receive(rid)
+                message = self._receive(rid)
                 done += 1
                 yield self._outcome(op, message)
         except GeneratorExit:
@@ -408,7 +425,7 @@ class ProtocolDriver(CallsByBatch):
             # that breaks meanwhile is marked broken (the caller closes it), not reported twice.
             try:
                 for _, rid in sent[done:]:
-                    self.process.receive(rid)
+                    self._receive(rid)
             except BuildBroke:
                 pass
             raise

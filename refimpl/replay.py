@@ -16,12 +16,26 @@ from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
-from .compare import Difference, first_difference, project, whole_difference
-from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected
+from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
+from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .games import GAMES, JSON
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
+
+
+@dataclass(frozen=True)
+class FailureDetail:
+    """What a report shows of the step where a trace failed: the request sent, every differing field,
+    and the views to draw (worked out only for the failing step)."""
+
+    request: dict[str, Any]  # the step's request as the protocol has it (without its id)
+    asked: dict[str, Any] | None  # the request whose answer differed, when it is not the step's own
+    differences: tuple[tuple[Difference, bool], ...]  # every differing field, and whether by the reference
+    before: Any  # the build's (accepted) state view before the step
+    expected_view: Any  # the reference's answer to the differing request (else the trace's partial view)
+    actual_view: Any  # the build's answer to it
+    observer: str | None = None  # whose view differed (games with hidden information)
 
 
 @dataclass(frozen=True)
@@ -33,6 +47,7 @@ class StepResult:
     answer: Any  # what the build answered: its full view, or {"rejected": code}
     difference: Difference | None = None
     by_reference: bool = False  # the difference is from the oracle's answer, not the trace's own words
+    failure: FailureDetail | None = None  # everything a report shows of a failing step
 
     @property
     def ok(self) -> bool:
@@ -60,6 +75,7 @@ class TraceResult:
     status: str  # conforms | mismatch | not-run
     steps: tuple[StepResult, ...] = ()
     reason: str = ""  # why a trace was not run
+    requests: int = 0  # how many requests replaying it sent (a transcript's share of the build's stream)
 
     @property
     def failure(self) -> StepResult | None:
@@ -76,7 +92,8 @@ class Probe:
     observer: str | None = None
 
 
-def _step_op(trace: Trace, step: Step) -> Op:
+def step_op(trace: Trace, step: Step) -> Op:
+    """The request that replays ``step`` of ``trace``."""
     if step.is_restart:
         return ("restart",)
     if step.kind == "request":
@@ -135,7 +152,7 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     start = add(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
     looks(None, start is not None and _refused(start))
     for step in trace.steps:
-        answer = add(Probe(_step_op(trace, step), "step", step))
+        answer = add(Probe(step_op(trace, step), "step", step))
         refused = step.reject is not None or step.error is not None or (answer is not None and _refused(answer))
         if step.kind == "request" and not refused:
             continue  # a request that is not a move: its own answer is all there is to check
@@ -235,6 +252,36 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
     return expected, first_difference(expected, outcome)
 
 
+MAX_DIFFERENCES = 100  # a report lists at most this many differing fields of one answer
+
+
+def _detail(probe: Probe, step_request: dict[str, Any], outcome: Outcome, expected: Any, reference: Any,
+            before: Any, first: Difference, by_reference: bool) -> FailureDetail:
+    """Every differing field of a failing answer: ``first`` (the one that failed the step), then the other
+    fields the trace names, then the other fields of the reference's whole answer."""
+    found: list[tuple[Difference, bool]] = [(first, by_reference)]
+    seen = {first.path}
+
+    def add(diffs: Iterator[Difference] | list[Difference], prefix: str, by_ref: bool) -> None:
+        for d in diffs:
+            path = prefix + d.path if d.path != "<view>" else prefix.rstrip(".") or d.path
+            if path not in seen and len(found) < MAX_DIFFERENCES:
+                seen.add(path)
+                found.append((Difference(path, d.expected, d.actual), by_ref))
+
+    answer = _show_outcome(outcome)
+    prefix = f"view[{probe.observer}]." if probe.kind == "view" else ""
+    if probe.kind == "unchanged" and isinstance(before, dict) and isinstance(outcome, dict):
+        add(every_whole_difference(before, outcome), "unchanged-after-rejection.", False)
+    elif probe.kind in ("step", "view") and isinstance(expected, dict) and isinstance(outcome, dict):
+        add(differences(expected, outcome), prefix, False)
+    if isinstance(reference, dict) and isinstance(outcome, dict) and probe.kind != "unchanged":
+        add(every_whole_difference(reference, outcome), prefix, True)
+    shown = _show_outcome(reference) if reference is not None else expected
+    return FailureDetail(step_request, None if probe.kind == "step" else request(probe.op), tuple(found),
+                         before, shown, answer, probe.observer)
+
+
 def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
            oracle: list[Outcome] | None = None) -> TraceResult:
     """Judge one trace on its outcomes; consumes exactly ``len(probes)`` of them."""
@@ -243,6 +290,7 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
     where = "the start"
     before: Any = None  # the build's latest accepted full view
     current: StepResult | None = None
+    step_request: dict[str, Any] = {}
 
     def finish(result: StepResult | None) -> bool:
         """Record a step's result; True when it failed (the trace stops)."""
@@ -262,6 +310,7 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
             if probe.kind == "step":
                 if finish(current):
                     break
+                step_request = request(probe.op)
                 step = probe.step
                 where = "the start" if step is None else f"step {step.number} (line {step.line})"
             outcome = next(outcomes)
@@ -273,26 +322,31 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
                           else "legal."}.get(probe.kind, "")
                 diff = outcome_difference(oracle[i], outcome, prefix)
                 by_reference = diff is not None
+            detail = None
+            if diff is not None:
+                detail = _detail(probe, step_request, outcome, expected, oracle[i] if oracle is not None else None,
+                                 before, diff, by_reference)
             if probe.kind == "step":
                 step = probe.step
                 if step is not None or trace.start is not None or oracle is not None:
                     current = StepResult(0 if step is None else step.number, None if step is None else step.line,
-                                         step, expected, _show_outcome(outcome), diff, by_reference)
+                                         step, expected, _show_outcome(outcome), diff, by_reference, detail)
                 if isinstance(outcome, dict) and moves(probe):
                     before = outcome
             elif diff is not None and current is not None and current.ok:
-                current = replace(current, difference=diff, by_reference=by_reference)
+                current = replace(current, difference=diff, by_reference=by_reference, failure=detail)
         else:
             finish(current)
     except BuildBroke as exc:
         exc.where = f"{trace.path} {where}"
+        exc.request = request(probes[taken].op) if taken < len(probes) else None
         raise
     for _ in range(len(probes) - taken):  # answers still due for this trace (sent ahead): read, not judged
         next(outcomes)
     failed = any(not r.ok for r in results)
     if results and results[0].number == 0 and trace.start is None and results[0].ok:
         results = results[1:]  # the start is shown only when something was expected of it
-    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results))
+    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results), requests=len(probes))
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
@@ -333,4 +387,5 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
 
 
 __all__ = ["replay", "replay_all", "plan", "moves", "outcome_difference", "TraceResult", "StepResult", "Probe",
+           "FailureDetail",
            "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from .compare import flatten
+from . import PROTOCOL_VERSION
+from .compare import MISSING, Difference, flatten
 from .driver import BuildBroke
 from .exitcodes import Exit
 from .games import GAMES
+from .games.base import owner
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
-from .rules import spec_rules
+from .trace import Trace
+from .rules import code_rules, spec_rules
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,18 +30,66 @@ STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE)
 
 
 @dataclass(frozen=True)
-class Check:
-    """One trace or scenario run against the build."""
+class FieldDiff:
+    """One field that differs in a failing answer, with the rule that owns it."""
 
-    kind: str  # trace | scenario
+    path: str  # scores.red, pieces.human[2], view[gaias].units, legal, rejected
+    expected: Any
+    actual: Any
+    rule: str | None  # the rule the failure is credited to (None: no rule owns this field)
+    see_also: tuple[str, ...] = ()  # the other rules that decide this field
+    by_reference: bool = False  # the expected value is the reference's answer, not the trace's own words
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Where and how a check failed: what a builder needs to act without replaying it by hand."""
+
+    file: str  # the trace or feature file
+    line: int | None
+    step: int | None  # the trace step (0: the start), None for a scenario or perft
+    action: str  # the step's action in a few words, or the Gherkin step
+    request: Any = None  # the request the kit sent for that step (protocol JSON, without its id)
+    asked: Any = None  # the request whose answer differed, when not the step's own (a view, a legal list)
+    fields: tuple[FieldDiff, ...] = ()  # every differing field
+    message: str = ""  # the failure in one line
+    ledger: tuple[dict[str, Any], ...] = ()  # the trace's steps up to the failing one (step, action, ok...)
+    before: Any = None  # the position before the step (a state view), for pictures
+    expected_view: Any = None  # the answer the kit expected
+    actual_view: Any = None  # the answer the build gave
+    observer: str | None = None  # whose view differed
+
+    @property
+    def where(self) -> str:
+        """``file:line`` (or the file alone)."""
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class Check:
+    """One trace, scenario, perft walk or determinism check run against the build."""
+
+    kind: str  # trace | scenario | perft | determinism | rule
     game: str
     name: str
-    rules: tuple[str, ...]
+    rules: tuple[str, ...]  # the rules the check is tagged with
     status: str
     detail: str = ""
     ruleset: str | None = None
     stderr: str = ""
     reason: str = ""  # why it was expected to fail
+    failure: Failure | None = None
+    transcript: tuple[dict[str, Any], ...] = ()  # the raw exchanges of a failing check (verify --transcript)
+
+    @property
+    def credited(self) -> tuple[str, ...]:
+        """The rules the matrix counts this check under: a failure with differing fields counts under the
+        rules owning those fields (not every rule the trace is tagged with); anything else under its tags."""
+        if self.status in (FAILED, XFAIL) and self.failure is not None:
+            owners = tuple(dict.fromkeys(f.rule for f in self.failure.fields if f.rule))
+            if owners:
+                return owners
+        return self.rules
 
 
 @dataclass
@@ -73,10 +125,83 @@ class Report:
             if spec is not None and spec.is_file():
                 rules = {r: dict.fromkeys(STATUSES, 0) for r in spec_rules(spec.read_text(encoding="utf-8"))}
             for check in (c for c in self.checks if c.game == game):
-                for rule in check.rules:
+                for rule in check.credited:
                     rules.setdefault(rule, dict.fromkeys(STATUSES, 0))[check.status] += 1
             out[game] = rules
         return out
+
+
+# --- failures, as every report shows them ------------------------------------------------------
+
+_CODES: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
+def _code_owners(game: str) -> dict[str, tuple[str, ...]]:
+    """The game's codes and the rules that name them (read from its spec once)."""
+    if game not in _CODES:
+        spec = KIT_ROOT / GAMES[game].info.spec if game in GAMES else None
+        _CODES[game] = code_rules(spec.read_text(encoding="utf-8")) if spec is not None and spec.is_file() else {}
+    return _CODES[game]
+
+
+def _code_of(value: Any) -> str | None:
+    return value.split(":")[0].removeprefix("rejected ").removeprefix("error ").strip() \
+        if isinstance(value, str) else None
+
+
+def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
+                *tagged: Sequence[str]) -> tuple[FieldDiff, ...]:
+    """Differences with the rule owning each field: for a rejection or error code, the rules that name the
+    code expected (else the one given); for any other field, the field's rules (GameInfo.field_rules).
+    Among several, the first in the most particular group of ``tagged`` (a step's rules, then the
+    trace's) wins, else the first (see GameInfo.owner_of)."""
+    info = GAMES[game].info if game in GAMES else None
+    out = []
+    for diff, by_reference in diffs:
+        rules = info.rules_of(diff.path) if info is not None else ()
+        top = diff.path.rpartition("].")[2].split(".")[0] if diff.path.startswith("view[") else diff.path
+        if top in ("rejected", "error", "start"):
+            named = _code_owners(game).get(_code_of(diff.expected) or _code_of(diff.actual) or "", ())
+            rules = tuple(dict.fromkeys((*named, *rules)))
+        rule, also = owner(rules, *tagged)
+        out.append(FieldDiff(diff.path, diff.expected, diff.actual, rule, also, by_reference))
+    return tuple(out)
+
+
+def _ledger(result: TraceResult) -> tuple[dict[str, Any], ...]:
+    """The trace's steps up to the failing one, as rows a report shows."""
+    return tuple({"step": s.number, "line": s.line, "action": s.action, "ok": s.ok,
+                  "expected": flatten(s.expected) if s.expected is not None else [],
+                  "actual": [] if s.ok else flatten(s.actual)} for s in result.steps)
+
+
+def shown_path(path: str) -> str:
+    """``path`` relative to the working folder when it lies inside it (shorter in reports), else as given."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def trace_failure(trace: Trace, result: TraceResult) -> Failure:
+    """The Failure of a trace that did not conform: where, what was sent, every differing field."""
+    fail = result.failure
+    assert fail is not None and fail.difference is not None
+    detail = fail.failure
+    diffs = detail.differences if detail is not None else ((fail.difference, fail.by_reference),)
+    where = f"step {fail.number}" if fail.number else "the start"
+    file = shown_path(trace.path)
+    line = fail.line or trace.line_of(("start",)) or trace.line_of(("setup",)) or trace.line_of(("game",))
+    message = f"{file}:{line} {where} ({fail.action}): {fail.describe()}" if line else \
+        f"{file} {where} ({fail.action}): {fail.describe()}"
+    return Failure(file, line, fail.number, fail.action,
+                   detail.request if detail else None, detail.asked if detail else None,
+                   field_diffs(trace.game, diffs, fail.step.rules if fail.step else (), trace.rules),
+                   message, _ledger(result),
+                   detail.before if detail else None, detail.expected_view if detail else fail.expected,
+                   detail.actual_view if detail else fail.answer, detail.observer if detail else None)
+
 
 
 # --- output that never breaks ----------------------------------------------------------------------
@@ -228,7 +353,8 @@ def verify_text(report: Report) -> str:
     lines = [f"Build: {report.build or '?'}  ({report.command})"]
     if report.broke_at_start is not None:
         exc = report.broke_at_start
-        lines += [f"The build did not start: {exc}", *_stderr_lines(exc.stderr_tail), _verdict(report)]
+        lines += [f"The build did not start: {exc}", f'sent:  {{"id":0,"op":"hello","protocol":{PROTOCOL_VERSION}}}',
+                  *_stderr_lines(exc.stderr_tail), _verdict(report)]
         return printable("\n".join(lines) + "\n")
     cols = ("passed", "failed", "not-run", "xfail", "xpass", "broke")
     for game, rules in report.matrix().items():
@@ -237,16 +363,34 @@ def verify_text(report: Report) -> str:
             cells = "".join((str(counts[c]) if counts[c] else "-").rjust(9) for c in cols)
             lines.append("  " + rule.ljust(14) + cells)
         checks = [c for c in report.checks if c.game == game]
+        for kind in sorted({c.kind for c in checks}):
+            mine = [c for c in checks if c.kind == kind]
+            lines.append("  " + f"({kind}s)".ljust(14) + "".join(
+                (str(report.count(c, mine)) if report.count(c, mine) else "-").rjust(9) for c in cols))
         lines.append("  " + "all checks".ljust(14) + "".join(str(report.count(c, checks)).rjust(9) for c in cols))
+    if report.checks:
+        lines += ["", "A check counts under each rule it covers (a failure only under the rules owning the fields that "
+                  "differ),", "so the rule rows need not add up to 'all checks', which counts each check once; rows in "
+                  "brackets count by kind."]
     bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
     if bad:
         lines += ["", "Problems:"]
         for c in bad:
             label = {FAILED: "FAILED", BROKE: "BROKE", XPASS: "XPASS (expected to fail, but passed)"}[c.status]
-            lines.append(f"  {label} {c.kind} {c.name} [{', '.join(c.rules)}]")
-            if c.detail:
+            lines.append(f"  {label} {c.kind} {c.name} [{', '.join(c.credited)}]")
+            if c.failure is not None:
+                lines += ["    " + d for d in failure_lines(c.failure)]
+            elif c.detail:
                 lines += ["    " + d for d in c.detail.splitlines()[:12]]
             lines += ["    " + s for s in _stderr_lines(c.stderr)]
+    xfails = [c for c in report.checks if c.status == XFAIL]
+    if xfails:
+        lines += ["", "Expected failures (xfail):"]
+        for c in xfails:
+            lines.append(f"  {c.kind} {c.name} [{', '.join(c.credited)}]: {c.reason}")
+            first = c.failure.message if c.failure is not None else c.detail.partition("\n")[0]
+            if first:
+                lines.append(f"    {_clip(first, 160)}")
     skipped = {c.detail for c in report.checks if c.status == SKIPPED and c.detail}
     if skipped:
         lines += ["", "Not run:"] + [f"  {reason}" for reason in sorted(skipped)]
@@ -256,6 +400,41 @@ def verify_text(report: Report) -> str:
         lines += ["", f"Stopped early: {report.stopped}; what had not run is counted as not run."]
     lines += ["", _verdict(report)]
     return printable("\n".join(lines) + "\n")
+
+
+def _clip(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size - 1] + "…"
+
+
+def show_value(value: Any, size: int = 48) -> str:
+    """A field's value in a report cell: JSON, ``<missing>`` for an absent key, clipped to ``size``."""
+    return _clip("<missing>" if value is MISSING else json.dumps(value, ensure_ascii=False,
+                                                                 separators=(",", ":")), size)
+
+
+SHOWN_FIELDS = 12  # a text report lists this many differing fields of a failure (the JSON report all)
+
+
+def failure_lines(failure: Failure) -> list[str]:
+    """A failure as text: where, the request sent, then every differing field side by side with its rule."""
+    step = "" if failure.step is None else (" the start:" if failure.step == 0 else f" step {failure.step}:")
+    lines = [f"at {failure.where}{step} {failure.action}"]
+    if failure.request is not None:
+        lines.append(f"sent:  {_clip(json.dumps(failure.request, ensure_ascii=False, separators=(',', ':')), 200)}")
+    if failure.asked is not None:
+        lines.append(f"asked: {_clip(json.dumps(failure.asked, ensure_ascii=False, separators=(',', ':')), 200)}")
+    if not failure.fields:
+        return lines + [_clip(line, 400) for line in failure.message.splitlines()[:12]]
+    rows = [("field", "expected", "actual", "rule")]
+    for f in failure.fields[:SHOWN_FIELDS]:
+        rule = (f.rule or "-") + (" (by the reference)" if f.by_reference else "")
+        rows.append((_clip(f.path, 40), show_value(f.expected), show_value(f.actual), rule))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        lines.append(f"{r[0].ljust(widths[0])}  {r[1].ljust(widths[1])} | {r[2].ljust(widths[2])}  {r[3]}".rstrip())
+    if len(failure.fields) > SHOWN_FIELDS:
+        lines.append(f"... and {len(failure.fields) - SHOWN_FIELDS} more fields (the JSON and HTML reports list all)")
+    return lines
 
 
 def _stderr_lines(tail: str) -> list[str]:
@@ -286,13 +465,35 @@ def verify_json(report: Report) -> str:
                     "all_checks": _counts(report, [c for c in report.checks if c.game == game])}
                    for game, rules in report.matrix().items()],
         "checks": [{"kind": c.kind, "game": c.game, "name": c.name, "ruleset": c.ruleset, "rules": list(c.rules),
-                    "status": snake(c.status), "detail": c.detail, "stderr": c.stderr, "reason": c.reason}
+                    "credited_rules": list(c.credited), "status": snake(c.status), "detail": c.detail,
+                    "stderr": c.stderr, "reason": c.reason, "failure": failure_json(c.failure)}
                    for c in report.checks],
         "warnings": report.warnings,
         "stopped": report.stopped,
         "interrupted": report.interrupted,
     }
     return dumps(doc)
+
+
+def _value_json(value: Any) -> Any:
+    return None if value is MISSING else value
+
+
+def failure_json(failure: Failure | None) -> dict[str, Any] | None:
+    """A failure as machine output (the ``failure`` of a check in verify.schema.json)."""
+    if failure is None:
+        return None
+    return {
+        "file": failure.file, "line": failure.line, "step": failure.step, "action": failure.action,
+        "request": failure.request, "asked": failure.asked, "message": failure.message,
+        "fields": [{"path": f.path, "expected": _value_json(f.expected), "actual": _value_json(f.actual),
+                    "expected_missing": f.expected is MISSING, "actual_missing": f.actual is MISSING,
+                    "rule": f.rule, "see_also": list(f.see_also),
+                    "source": "reference" if f.by_reference else "trace"} for f in failure.fields],
+        "ledger": [dict(row) for row in failure.ledger],
+        "views": {"observer": failure.observer, "before": failure.before,
+                  "expected": _value_json(failure.expected_view), "actual": _value_json(failure.actual_view)},
+    }
 
 
 def junit_xml(report: Report) -> str:
@@ -318,7 +519,8 @@ def junit_xml(report: Report) -> str:
             case = ET.SubElement(suite, "testcase", classname=f"{game}.{kind}", name=c.name)
             ET.SubElement(ET.SubElement(case, "properties"), "property", name="rules", value=" ".join(c.rules))
             if c.status == FAILED:
-                ET.SubElement(case, "failure", message=c.detail.splitlines()[0] if c.detail else "").text = c.detail
+                text = "\n".join(failure_lines(c.failure)) if c.failure is not None else c.detail
+                ET.SubElement(case, "failure", message=c.detail.splitlines()[0] if c.detail else "").text = text
             elif c.status == XPASS:
                 ET.SubElement(case, "failure", message="expected to fail, but passed").text = c.reason
             elif c.status == BROKE:

@@ -37,3 +37,16 @@ def spec_rules(text: str) -> dict[str, str]:
 def feature_tags(path: str | Path) -> set[str]:
     """Every rule-ID tag used in a feature file."""
     return set(_TAG.findall(Path(path).read_text(encoding="utf-8")))
+
+
+_CODE = re.compile(r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`")
+
+
+def code_rules(text: str) -> dict[str, tuple[str, ...]]:
+    """Rejection or error code -> the rules whose text names it in backticks (``illegal-target``), in spec
+    order: the rules that own a difference in that code."""
+    out: dict[str, list[str]] = {}
+    for rule, body in spec_rules(text).items():
+        for code in dict.fromkeys(_CODE.findall(body)):
+            out.setdefault(code, []).append(rule)
+    return {code: tuple(rules) for code, rules in out.items()}

@@ -54,6 +54,7 @@ class Step:
     note: str | None = None
     views: Mapping[str, Mapping[str, JSON]] | None = None  # partial views by observer
     legal: list[JSON] | None = None  # the legal actions expected after the step, as a set
+    rules: tuple[str, ...] = ()  # the rules this step checks in particular (credited before the trace's)
     field_lines: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def line_of(self, path: str) -> int:
@@ -287,6 +288,7 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
         steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
                           reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
                           error=raw.get("error"), start=raw.get("start") or raw.get("request"), kind=kind,
+                          rules=tuple(raw.get("rules", ())),
                           field_lines=_FieldLines(lines, i, key)))
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),

@@ -15,7 +15,7 @@ import time
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import yamlsafe
 from .compare import first_difference
@@ -23,8 +23,9 @@ from .driver import BuildBroke, ReferenceDriver
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
-from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Report
+from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, trace_failure
 from .trace import Trace, TraceError, load_traces
+from .transcript import exchanges
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,61 +38,128 @@ class VerifyError(Exception):
 
 @dataclass(frozen=True)
 class Expectation:
+    """One entry of an expect-fail file: a trace, scenario or rule the build is known to fail, and why."""
+
     kind: str  # trace | scenario | rule
     pattern: str
     reason: str
+    where: str = ""  # FILE:LINE of the entry
+
+    def names(self, kind: str, name: str, rules: Iterable[str] = ()) -> bool:
+        """Whether the entry names a check of this kind and name (a rule entry: a check of that rule)."""
+        if self.kind == "rule":
+            return self.pattern in rules
+        return self.kind == kind and self.pattern.lower() in name.lower()
 
     def matches(self, check: Check) -> bool:
-        if self.kind == "rule":
-            return self.pattern in check.rules
-        return self.kind == check.kind and self.pattern.lower() in check.name.lower()
+        """Whether the entry covers ``check``: a trace or scenario by name; a rule entry only a failure it
+        owns (a differing field of that rule's), or, with no fields to tell, a check tagged with it."""
+        if self.kind != "rule":
+            return self.names(check.kind, check.name)
+        return self.pattern in check.credited
 
 
 def load_expect_fail(path: str) -> list[Expectation]:
-    """Read an expect-fail file: a YAML list of {trace|scenario|rule: TEXT, reason: TEXT}. Raises VerifyError."""
+    """Read an expect-fail file: a YAML list of {trace|scenario|rule: TEXT, reason: TEXT}. Raises VerifyError
+    naming the file and line of an entry that is not of that shape or has no reason."""
     try:
-        data = yamlsafe.load_file(path)[1]
+        text, data = yamlsafe.load_file(path)
     except yamlsafe.YamlError as exc:
         raise VerifyError(f"{exc} (the expect-fail file)") from None
     if data is None:
         return []
     if not isinstance(data, list):
-        raise VerifyError(f"{path}: an expect-fail file is a YAML list of entries")
+        raise VerifyError(f"{path}:1: an expect-fail file is a YAML list of entries")
+    try:
+        lines = yamlsafe.line_map(yamlsafe.compose(text))  # type: ignore[arg-type]
+    except Exception:  # the data loaded, so this does not happen; lines are a courtesy
+        lines = {}
     out = []
-    for i, entry in enumerate(data, 1):
+    for i, entry in enumerate(data):
+        where = f"{path}:{lines.get((i,), '?')}"
         keys = [k for k in ("trace", "scenario", "rule") if isinstance(entry, dict) and k in entry]
-        if len(keys) != 1 or not isinstance(entry.get("reason", ""), str):
-            raise VerifyError(f"{path}: entry {i} needs exactly one of trace, scenario, rule (and an optional reason)")
-        out.append(Expectation(keys[0], str(entry[keys[0]]), str(entry.get("reason", ""))))
+        if len(keys) != 1:
+            raise VerifyError(f"{where}: an entry names exactly one of trace, scenario or rule, with a reason")
+        unknown = sorted(set(entry) - {keys[0], "reason"})
+        if unknown:
+            raise VerifyError(f"{where}: unknown key {unknown[0]!r} (an entry has {keys[0]} and reason)")
+        reason = entry.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise VerifyError(f"{where}: the entry for {keys[0]} {entry[keys[0]]!r} has no reason (say why the "
+                              f"build is expected to fail it, e.g. a ticket)")
+        if not isinstance(entry[keys[0]], str) or not entry[keys[0]].strip():
+            raise VerifyError(f"{where}: {keys[0]} must be a non-empty text")
+        out.append(Expectation(keys[0], entry[keys[0]].strip(), reason.strip(), where))
     return out
+
+
+def scenario_names(features: Path) -> list[str]:
+    """Every scenario's check name (``Feature: Scenario``) in the feature files under ``features``."""
+    names = []
+    for path in sorted(features.glob("*.feature")):
+        feature = ""
+        for line in path.read_text(encoding="utf-8").splitlines():
+            head, _, rest = line.strip().partition(":")
+            if head == "Feature":
+                feature = rest.strip()
+            elif head in ("Scenario", "Scenario Outline", "Example", "Scenario Template"):
+                names.append(f"{feature}: {rest.strip()}")
+    return names
+
+
+def check_expectations(expected: list[Expectation], traces: list[Trace], features: Path | None) -> None:
+    """Raise VerifyError (exit 2, naming the entry's file and line) for an entry that names no trace,
+    scenario or rule the kit has: a misspelt entry must not pass silently."""
+    from .rules import spec_rules
+
+    rules = {r for g in GAMES.values() if (KIT_ROOT / g.info.spec).is_file()
+             for r in spec_rules((KIT_ROOT / g.info.spec).read_text(encoding="utf-8"))}
+    scenarios = scenario_names(features) if features is not None and features.is_dir() else []
+    for e in expected:
+        if e.kind == "rule":
+            known = e.pattern in rules
+        elif e.kind == "trace":
+            known = any(e.names("trace", f"{t.game}/{t.name}") for t in traces)
+        else:
+            known = any(e.names("scenario", name) for name in scenarios)
+        if not known:
+            what = {"rule": "no spec has this rule ID", "trace": "no trace's name contains it",
+                    "scenario": "no scenario's name contains it"}[e.kind]
+            raise VerifyError(f"{e.where}: expect-fail entry {e.kind}: {e.pattern!r} matches nothing ({what})")
 
 
 def apply_expectations(checks: list[Check], expected: list[Expectation]) -> tuple[list[Check], list[str]]:
     """Declared failures become xfail; a declared trace or scenario that passes becomes xpass.
 
-    A ``rule`` entry covers the failing checks of that rule (its passing checks stay passed); when
-    none of its checks fails, the entry itself is reported as an xpass.
+    A ``rule`` entry covers only the failures that rule owns (see Expectation.matches); when none of the
+    checks of that rule that ran fails so, the entry itself is reported as an xpass. An entry whose
+    checks were not selected in this run is noted, not an error.
     """
-    out, used, failing_rules = [], set(), set()
+    out, used = [], set()
     for check in checks:
         hit = next((e for e in expected if e.matches(check)), None)
         if hit is not None and check.status == FAILED:
             used.add(hit)
-            failing_rules.add(hit.pattern if hit.kind == "rule" else None)
             check = replace(check, status=XFAIL, reason=hit.reason)
         elif hit is not None and hit.kind != "rule" and check.status == PASSED:
             used.add(hit)
             check = replace(check, status=XPASS, reason=hit.reason)
+        elif hit is not None and hit.kind != "rule":
+            used.add(hit)  # broke or not run: neither confirms nor refutes the entry
         out.append(check)
-    warnings = []
-    ran = {r for c in checks if c.status in (PASSED, FAILED) for r in c.rules}
+    notes = []
     for e in expected:
-        if e.kind == "rule" and e.pattern in ran and e not in used:
-            out.append(Check("rule", next(c.game for c in checks if e.pattern in c.rules), e.pattern,
-                             (e.pattern,), XPASS, "every check of this rule passed", reason=e.reason))
-        elif e not in used and not (e.kind == "rule" and e.pattern in ran):
-            warnings.append(f"expect-fail entry {e.kind}: {e.pattern!r} matched nothing that ran")
-    return out, warnings
+        if e in used:
+            continue
+        ran = [c for c in checks if c.status in (PASSED, FAILED) and e.names(c.kind, c.name, c.rules)]
+        if e.kind == "rule" and ran:
+            out.append(Check("rule", ran[0].game, e.pattern, (e.pattern,), XPASS,
+                             f"no failure in this run is owned by {e.pattern} ({len(ran)} checks of it ran)",
+                             reason=e.reason))
+        elif not any(e.names(c.kind, c.name, c.rules) for c in checks):
+            notes.append(f"{e.where}: expect-fail entry {e.kind}: {e.pattern!r} was not applied: "
+                         f"nothing it names was selected in this run")
+    return out, notes
 
 
 # --- running ------------------------------------------------------------------------------------
@@ -104,9 +172,9 @@ class _Run:
     """What one verify run knows while it runs: the report, and whether it must stop early."""
 
     def __init__(self, report: Report, deadline: float | None, fail_fast: bool, max_time: float | None,
-                 progress: Progress | None, total: int) -> None:
+                 progress: Progress | None, total: int, transcripts: bool = False) -> None:
         self.report, self.deadline, self.fail_fast, self.max_time = report, deadline, fail_fast, max_time
-        self.progress, self.total = progress, total
+        self.progress, self.total, self.transcripts = progress, total, transcripts
         self.streak: tuple[str, int] = ("", 0)
 
     def add(self, check: Check, cause: str | None = None) -> None:
@@ -150,49 +218,58 @@ def _trace_check(trace: Trace, result: TraceResult) -> Check:
         return Check("trace", trace.game, name, trace.rules, SKIPPED, result.reason, trace.ruleset)
     if result.status == CONFORMS:
         return Check("trace", trace.game, name, trace.rules, PASSED, "", trace.ruleset)
-    fail = result.failure
-    assert fail is not None and fail.difference is not None
-    where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
-    return Check("trace", trace.game, name, trace.rules, FAILED, f"{trace.path} {where}: {fail.describe()}",
-                 trace.ruleset)
+    failure = trace_failure(trace, result)
+    return Check("trace", trace.game, name, trace.rules, FAILED, failure.message, trace.ruleset, failure=failure)
 
 
-def _broke(trace: Trace, exc: BuildBroke) -> Check:
-    return Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, BROKE, str(exc), trace.ruleset,
-                 exc.stderr_tail)
+def _broke(trace: Trace, exc: BuildBroke, transcript: tuple[dict[str, Any], ...] = ()) -> Check:
+    detail = str(exc)
+    if exc.request is not None:
+        detail += "\nsent: " + json.dumps(exc.request, ensure_ascii=False, separators=(",", ":"))[:300]
+    return Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, BROKE, detail, trace.ruleset,
+                 exc.stderr_tail, transcript=transcript)
 
 
 def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool, run: _Run,
                oracle: bool = True) -> None:
     """Replay ``traces`` against the build (all requests sent ahead when pipelining), starting the
     build again after it breaks, until the run must stop; with ``oracle``, every answer is also judged
-    against the reference's. What was not replayed is recorded as not run, with the reason."""
+    against the reference's. What was not replayed is recorded as not run, with the reason. With
+    ``run.transcripts``, a failing or broken check keeps its raw exchanges."""
     reference = ReferenceDriver() if oracle else None
     report = run.report
     remaining = list(traces)
     while remaining and not run.stop_reason():
+        record: list[dict[str, Any]] | None = [] if run.transcripts else None
         try:
-            driver = ProtocolDriver(command, timeout, pipeline)
+            driver = ProtocolDriver(command, timeout, pipeline, transcript=record)
         except BuildBroke as exc:
             if not report.checks:
                 report.broke_at_start = exc
                 break
             trace = remaining.pop(0)
             exc.where = f"{trace.path} (starting the build again)"
-            run.add(_broke(trace, exc), exc.cause)
+            run.add(_broke(trace, exc, tuple(exchanges(record)) if record is not None else ()), exc.cause)
             continue
         report.build = f"{driver.name} {driver.version}".strip()
+        first_id = 1  # the hello is request 0; the traces' requests follow in order
         try:
             with closing(replay_all(remaining, driver, oracle=reference)) as results:
                 for result in results:
                     remaining.pop(0)
-                    run.add(_trace_check(result.trace, result))
+                    check = _trace_check(result.trace, result)
+                    if record is not None and check.status == FAILED:
+                        check = replace(check, transcript=tuple(
+                            exchanges(record, range(first_id, first_id + result.requests))))
+                    first_id += result.requests
+                    run.add(check)
                     if run.stop_reason():
                         driver.process.close()  # answers still due are not waited for
                         break
         except BuildBroke as exc:
             trace = remaining.pop(0)
-            run.add(_broke(trace, exc), exc.cause)
+            kept = tuple(exchanges(record, range(first_id, driver._next_id))) if record is not None else ()
+            run.add(_broke(trace, exc, kept), exc.cause)
             driver.process.close()
         finally:
             driver.close()
@@ -213,24 +290,25 @@ def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None,
                 if golden is None or (games and game not in games) or (rulesets and ruleset not in rulesets):
                     continue
                 name = f"{game}/perft-{ruleset} to depth {min(depth, golden['depth'])}"
+                rules = GAMES[game].info.field_rules.get("legal", ())[:1]  # the legal lists' first rule
                 if run.stop_reason():
-                    run.add(Check("perft", game, name, (), SKIPPED, f"not run: {run.stop_reason()}", ruleset))
+                    run.add(Check("perft", game, name, rules, SKIPPED, f"not run: {run.stop_reason()}", ruleset))
                     continue
                 try:
                     driver = driver or ProtocolDriver(command, timeout)
                     if not driver.supports(game, ruleset) or not driver.lists_legal:
                         reason = "the build does not list legal actions" if driver.supports(game, ruleset) else \
                             f"{driver.name} does not declare {game} {ruleset}"
-                        run.add(Check("perft", game, name, (), SKIPPED, reason, ruleset))
+                        run.add(Check("perft", game, name, rules, SKIPPED, reason, ruleset))
                         continue
                     found = check_build(driver, game, ruleset, min(depth, golden["depth"]))
                 except BuildBroke as exc:
-                    run.add(Check("perft", game, name, (), BROKE, str(exc), ruleset, exc.stderr_tail), exc.cause)
+                    run.add(Check("perft", game, name, rules, BROKE, str(exc), ruleset, exc.stderr_tail), exc.cause)
                     if driver is not None:
                         driver.process.close()
                     driver = None
                     continue
-                run.add(Check("perft", game, name, (), PASSED if found is None else FAILED,
+                run.add(Check("perft", game, name, rules, PASSED if found is None else FAILED,
                               "" if found is None else str(found), ruleset))
     finally:
         if driver is not None:
@@ -274,8 +352,11 @@ def run_twice(command: str, traces: list[Trace], timeout: float, run: _Run) -> N
 def _scenario_check(r: dict[str, Any]) -> tuple[Check, str | None]:
     name = f"{r['feature']}: {r['scenario']}" + (f" [{r['example']}]" if r["example"] else "")
     broke = r.get("broke") or {}
+    f = r.get("failure")
+    failure = None if not f else Failure(f["file"], f["line"], None, f["action"], f["request"], message=f["message"])
     return (Check("scenario", r["game"], name, tuple(r["rules"]), r["status"], r["detail"],
-                  stderr=broke.get("stderr", "")), broke.get("cause"))
+                  stderr=broke.get("stderr", ""), failure=failure, transcript=tuple(r.get("transcript") or ())),
+            broke.get("cause"))
 
 
 def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
@@ -297,6 +378,8 @@ def run_scenarios(command: str, features: Path, timeout: float, games: list[str]
             args += ["-k", keyword]
         if run.fail_fast:
             args.append("-x")
+        if run.transcripts:
+            args.append("--kit-transcripts")
         left = run.left()
         if left is not None:
             args += ["--kit-time", f"{left:.3f}"]
@@ -365,12 +448,14 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
            games: list[str] | None = None, rulesets: list[str] | None = None, keyword: str | None = None,
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
            pipeline: bool = True, perft_depth: int = 0, twice: bool = False, fail_fast: bool = False,
-           oracle: bool = True, max_time: float | None = None, progress: Progress | None = None) -> Report:
+           oracle: bool = True, max_time: float | None = None, progress: Progress | None = None,
+           transcripts: bool = False) -> Report:
     """Check the build started by ``command``.
 
     ``fail_fast`` stops at the first check that fails or breaks, ``max_time`` after that many seconds;
     a build that breaks the same way on BREAK_STREAK checks in a row is not started again. What did
-    not run is in the report as not run, with the reason. Ctrl-C (KeyboardInterrupt) and SIGTERM
+    not run is in the report as not run, with the reason. With ``transcripts``, every failing or broken
+    trace and scenario keeps its raw protocol exchanges (``Check.transcript``). Ctrl-C (KeyboardInterrupt) and SIGTERM
     (processes.Terminated) end the run: the report holds what ran and says so. Raises TraceError,
     BadChecks or VerifyError for bad input, before any build is started.
     """
@@ -379,9 +464,12 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     check_selection(games, rulesets)
     expected = load_expect_fail(expect_fail) if expect_fail else []
     selected = select_traces(traces, games, rulesets, keyword)
+    features_dir = Path(features) if features else KIT_ROOT / "features"
+    if expected:
+        check_expectations(expected, load_traces(traces or [KIT_ROOT / "traces"]), features_dir)
     report = Report(command)
     deadline = None if max_time is None else time.monotonic() + max_time
-    run = _Run(report, deadline, fail_fast, max_time, progress, len(selected))
+    run = _Run(report, deadline, fail_fast, max_time, progress, len(selected), transcripts)
     try:
         run_traces(command, selected, timeout, pipeline, run, oracle)
         if twice and not run.stop_reason():
@@ -389,8 +477,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         if perft_depth > 0:
             run_perft(command, games, rulesets, perft_depth, timeout, run)
         if scenarios and not run.stop_reason():
-            run_scenarios(command, Path(features) if features else KIT_ROOT / "features",
-                          timeout, games, rulesets, keyword, run)
+            run_scenarios(command, features_dir, timeout, games, rulesets, keyword, run)
         elif scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
     except KeyboardInterrupt as exc:

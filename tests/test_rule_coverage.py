@@ -15,7 +15,8 @@ def _coverage(name: str) -> tuple[dict[str, str], set[str], set[str]]:
     info = GAMES[name].info
     rules = spec_rules((ROOT / info.spec).read_text(encoding="utf-8"))
     tags = feature_tags(ROOT / info.feature)
-    traced = {r for p in find_traces([ROOT / info.traces]) for r in load_trace(p).rules}
+    traced = {r for p in find_traces([ROOT / info.traces]) for t in [load_trace(p)]
+              for r in (*t.rules, *(r for s in t.steps for r in s.rules))}
     return rules, tags, traced
 
 

@@ -55,11 +55,20 @@ class GameInfo:
     field_rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def rules_of(self, path: str) -> tuple[str, ...]:
-        """The rules that own the field at ``path`` (``pieces.human[2]``, ``view[gaias].units``, ``legal``)."""
+        """The rules that decide the field at ``path`` (``pieces.human[2]``, ``view[gaias].units``, ``legal``,
+        ``unchanged-after-rejection.turn``), in the order ``field_rules`` lists them."""
         if path.startswith("view["):
             path = path.partition("].")[2] or path
         top = path.split(".")[0].split("[")[0]
-        return self.field_rules.get(top, ())
+        top = {"unchanged-after-rejection": "rejected", "start": "error", "state": "error"}.get(top, top)
+        # a field no view has (a build's extra key) breaks the rule that says what a view holds: game's
+        return self.field_rules.get(top, self.field_rules.get("game", ()))
+
+    def owner_of(self, path: str, *tagged: Sequence[str]) -> tuple[str | None, tuple[str, ...]]:
+        """(the rule that owns the field at ``path``, the other rules that decide it). ``tagged``: groups of
+        rules, most particular first (a trace step's, then the trace's). The owner is the first of the
+        field's rules in the first group holding one, else the field's first rule."""
+        return owner(self.rules_of(path), *tagged)
 
     @property
     def spec(self) -> str:
@@ -72,6 +81,14 @@ class GameInfo:
     @property
     def traces(self) -> str:
         return f"traces/{self.name}"
+
+
+def owner(rules: Sequence[str], *tagged: Sequence[str]) -> tuple[str | None, tuple[str, ...]]:
+    """(the owner among ``rules``, the others): see GameInfo.owner_of."""
+    if not rules:
+        return None, ()
+    chosen = next((r for group in tagged for r in rules if r in group), rules[0])
+    return chosen, tuple(r for r in rules if r != chosen)
 
 
 S = TypeVar("S")

@@ -37,7 +37,7 @@ INFO = GameInfo(
         "result": ("BL-WIN-1", "BL-WIN-2", "BL-R4", "BL-WIN-3"),
         "rejected": ("BL-FORM-1", "BL-FORM-2", "BL-TURN-2", "BL-TURN-4"),
         "error": ("BL-START-1",),
-        "legal": ("BL-LEGAL-1", "BL-TURN-2", "BL-TURN-6", "BL-TURN-3"),
+        "legal": ("BL-LEGAL-1", "BL-MAP-2", "BL-TURN-2", "BL-TURN-6", "BL-TURN-3"),
     },
 )
 
