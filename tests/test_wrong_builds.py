@@ -30,7 +30,7 @@ def test_traces_catch_the_wrong_build(factory: str) -> None:
 @pytest.mark.parametrize("factory", sorted(WRONG))
 def test_features_catch_the_wrong_build(factory: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "features/test_features.py",
+        [sys.executable, "-m", "pytest", "features/test_beacon_lines.py",
          "-q", "-p", "no:cacheprovider", "--driver", f"tests.wrong_builds.beacon:{factory}",
          "-m", " or ".join(sorted(WRONG[factory]))],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -40,7 +40,7 @@ def test_features_catch_the_wrong_build(factory: str) -> None:
 
 def test_features_pass_on_the_reference_through_the_same_option() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "features/test_features.py", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
          "--driver", "refimpl.driver:ReferenceDriver"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
