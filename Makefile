@@ -5,6 +5,8 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Optional extras to install with the test tools; .ci/run adds "browser" (the HTML report's browser tests).
+EXTRAS ?= test
 
 .PHONY: run test bench mutants fuzz-power specs goldens clean
 
@@ -12,7 +14,7 @@ $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
 ## run: install into .venv and verify the reference through the real protocol path (the conformance report)
