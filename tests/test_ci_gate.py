@@ -1,0 +1,157 @@
+"""The CI gate: action.yml's verify step is run here as GitHub runs it (its ``run:`` text in ``bash -eo
+pipefail``, its ``env:`` with the inputs filled in), against the reference, a wrong build and a crashing one:
+the exit code, GITHUB_OUTPUT, the step summary and every report file."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+ACTION = ROOT / "action.yml"
+SCRIPT = ROOT / "ci" / "verify-gate.sh"
+SCHEMAS = ROOT / "refimpl" / "schemas" / "output"
+REFIMPL = Path(sys.executable).with_name("refimpl")  # the venv's refimpl command
+PY = shlex.quote(sys.executable)
+EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
+FAST = "--game ludo --no-scenarios --quiet"
+
+
+def action() -> dict[str, Any]:
+    return yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+
+
+def gate_step() -> dict[str, Any]:
+    (step,) = [s for s in action()["runs"]["steps"] if "ci/verify-gate.sh" in s.get("run", "")]
+    return step
+
+
+def script_reads() -> set[str]:
+    """The environment variables the script reads."""
+    return set(re.findall(r"\$\{?(REFIMPL\w*|GITHUB_\w+)", SCRIPT.read_text(encoding="utf-8")))
+
+
+def test_the_action_runs_the_gate_script_with_the_inputs_it_reads() -> None:
+    doc = action()
+    assert doc["runs"]["using"] == "composite"
+    inputs = doc["inputs"]
+    assert inputs["build-command"]["required"] is True
+    assert {k: inputs[k].get("default") for k in ("args", "python-version", "reports", "upload")} == {
+        "args": "", "python-version": "3.11", "reports": "refimpl-reports", "upload": "true"}
+    step = gate_step()
+    assert step["shell"] == "bash" and re.search(r'\$\{\{ github.action_path \}\}/ci/verify-gate\.sh', step["run"])
+    passed = set(step["env"])
+    assert passed == {"REFIMPL_BUILD_COMMAND", "REFIMPL_ARGS", "REFIMPL_REPORTS"}
+    assert passed <= script_reads() and "REFIMPL" in script_reads()
+    for value in step["env"].values():  # each is one input, passed as it is
+        (expr,) = EXPRESSION.findall(value)
+        assert expr.startswith("inputs.") and expr.removeprefix("inputs.") in inputs
+    for name in ("exit-code", "verdict"):
+        assert doc["outputs"][name]["value"] == f"${{{{ steps.{step['id']}.outputs.{name} }}}}"
+    uses = [s.get("uses", "") for s in doc["runs"]["steps"]]
+    assert any(u.startswith("actions/setup-python@") for u in uses)
+    (upload,) = [s for s in doc["runs"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert "always()" in upload["if"] and upload["with"]["path"] == "${{ inputs.reports }}"
+    assert SCRIPT.stat().st_mode & 0o111, "ci/verify-gate.sh is executable"
+
+
+def gate(workspace: Path, build: str, args: str) -> tuple[list[str], dict[str, str]]:
+    """action.yml's verify step as the runner runs it in ``workspace``: the command and its environment."""
+    step, inputs = gate_step(), action()["inputs"]
+    values = {f"inputs.{k}": str(v.get("default", "")) for k, v in inputs.items()}
+    values |= {"inputs.build-command": build, "inputs.args": args, "github.action_path": str(ROOT)}
+
+    def fill(text: str) -> str:
+        return EXPRESSION.sub(lambda m: values[m.group(1)], text)
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "REFIMPL"))}
+    env |= {"REFIMPL": str(REFIMPL),
+            "GITHUB_OUTPUT": str(workspace / "output"), "GITHUB_STEP_SUMMARY": str(workspace / "summary"),
+            **{k: fill(v) for k, v in step["env"].items()}}
+    body = workspace / "step.sh"
+    body.write_text(fill(step["run"]) + "\n", encoding="utf-8")
+    return ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(body)], env
+
+
+def run_gate(workspace: Path, build: str, args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run the gate step to its end: the process and the reports folder."""
+    command, env = gate(workspace, build, args)
+    proc = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True, timeout=60, check=False)
+    return proc, workspace / env["REFIMPL_REPORTS"]
+
+
+def check_reports(reports: Path, code: int) -> dict[str, dict[str, Any]]:
+    """Every report file exists and parses; the badges by name."""
+    ET.parse(reports / "junit.xml")
+    doc = json.loads((reports / "verify.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, json.loads((SCHEMAS / "verify.schema.json").read_text(encoding="utf-8")))
+    assert doc["exit_code"] == code
+    assert (reports / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    assert "Verdict:" in (reports / "verify.txt").read_text(encoding="utf-8")
+    schema = json.loads((SCHEMAS / "badge.schema.json").read_text(encoding="utf-8"))
+    found = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (reports / "badges").glob("*.json")}
+    for badge in found.values():
+        jsonschema.validate(badge, schema, cls=jsonschema.Draft202012Validator)
+    return found
+
+
+def outputs(workspace: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in (workspace / "output").read_text(encoding="utf-8").splitlines())
+
+
+def test_the_reference_passes_the_gate(tmp_path: Path) -> None:
+    proc, reports = run_gate(tmp_path, f"{PY} -m refimpl serve", FAST)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert reports == tmp_path / "refimpl-reports"  # the default, in the workspace
+    found = check_reports(reports, 0)
+    assert set(found) == {"ludo", "all"} and found["all"]["color"] == "brightgreen"
+    assert outputs(tmp_path) == {"exit-code": "0", "verdict": "conforms"}
+    assert "Verdict: CONFORMS" in proc.stdout  # the text report is printed as well as kept
+    assert (reports / "verify.txt").read_text(encoding="utf-8") == proc.stdout
+    assert "conforms (exit 0)" in (tmp_path / "summary").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("build, code, verdict, colour", [
+    (f"{PY} {ROOT / 'tests/builds/wrong.py'} capture-bonus", 1, "does_not_conform", "red"),
+    (f"{PY} {ROOT / 'tests/builds/misbehave.py'} crash-mid", 3, "build_broke", "orange"),
+], ids=["does-not-conform", "crashes"])
+def test_a_wrong_build_fails_the_gate_with_the_reports_written(build: str, code: int, verdict: str, colour: str,
+                                                               tmp_path: Path) -> None:
+    proc, reports = run_gate(tmp_path, build, f"{FAST} --timeout 2")
+    assert proc.returncode == code, proc.stdout[-2000:] + proc.stderr[-2000:]
+    found = check_reports(reports, code)
+    assert found["ludo"]["color"] == found["all"]["color"] == colour
+    assert outputs(tmp_path) == {"exit-code": str(code), "verdict": verdict}
+    assert f"{verdict} (exit {code})" in (tmp_path / "summary").read_text(encoding="utf-8")
+
+
+def test_a_cancelled_job_ends_verify_and_keeps_the_reports(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    build = f"{PY} {ROOT / 'tests/builds/misbehave.py'} hang-mid --pidfile {pidfile}"
+    command, env = gate(tmp_path, build, f"{FAST} --timeout 60")
+    # the runner signals the step's shell only; the step execs the script, which passes the signal on
+    proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1)  # the build hangs at its third apply
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, out[-2000:] + err[-2000:]
+    assert "Verdict: INTERRUPTED (SIGTERM)" in out
+    found = check_reports(tmp_path / "refimpl-reports", 143)
+    assert found["all"]["message"] == "interrupted"
+    assert outputs(tmp_path) == {"exit-code": "143", "verdict": "interrupted"}
