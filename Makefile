@@ -23,7 +23,7 @@ run: $(STAMP)
 
 ## test: the full test suite (unit, property, Gherkin features, wrong builds)
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 ## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
 bench: $(STAMP)

@@ -10,8 +10,8 @@ from html import escape
 from typing import Any, Iterable
 
 from . import pictures
-from .report import (BROKE, FAILED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, VERDICTS, printable,
-                     show_value, snake)
+from .report import (BROKE, FAILED, KINDS, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, VERDICTS,
+                     printable, show_value, snake)
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}
@@ -53,7 +53,7 @@ def _matrix(report: Report) -> list[str]:
             out.append(_row(rule, counts, f'data-rule="{_e(rule)}"'))
         for kind in sorted({c.kind for c in checks}):
             counts = {s: report.count(s, [c for c in checks if c.kind == kind]) for s in STATUSES}
-            out.append(_row(f"{kind}s", counts, f'class="kind" data-kind="{_e(kind)}"'))
+            out.append(_row(KINDS.get(kind, kind), counts, f'class="kind" data-kind="{_e(kind)}"'))
         out.append(_row("all checks", {s: report.count(s, checks) for s in STATUSES}, 'class="total"'))
         out.append("</table>")
     return out

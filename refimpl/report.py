@@ -340,6 +340,10 @@ def json_report(results: list[TraceResult]) -> str:
 
 # --- verify reports -------------------------------------------------------------------------------
 
+# How the matrix names the rows that count checks by kind.
+KINDS = {"trace": "traces", "scenario": "scenarios", "perft": "perft", "determinism": "twice", "rule": "rule entries"}
+
+
 def _verdict(report: Report) -> str:
     counts = ", ".join(f"{report.count(s)} {s}" for s in STATUSES if report.count(s))
     word = {Exit.CONFORMS: "CONFORMS", Exit.DOES_NOT_CONFORM: "DOES NOT CONFORM",
@@ -365,7 +369,7 @@ def verify_text(report: Report) -> str:
         checks = [c for c in report.checks if c.game == game]
         for kind in sorted({c.kind for c in checks}):
             mine = [c for c in checks if c.kind == kind]
-            lines.append("  " + f"({kind}s)".ljust(14) + "".join(
+            lines.append("  " + f"({KINDS.get(kind, kind)})".ljust(14) + "".join(
                 (str(report.count(c, mine)) if report.count(c, mine) else "-").rjust(9) for c in cols))
         lines.append("  " + "all checks".ljust(14) + "".join(str(report.count(c, checks)).rjust(9) for c in cols))
     if report.checks:

@@ -57,7 +57,10 @@ def test_verify_perft_points_at_the_first_position_whose_count_differs() -> None
     proc = refimpl("verify", "--impl", build("wrong.py", "crossroads-to-north-pass"), "--game", "beacon-lines",
                    "--no-scenarios", "--perft", "3")
     assert proc.returncode == 1
-    assert "FAILED perft beacon-lines/perft-v1 to depth 3" in proc.stdout
+    assert "FAILED perft beacon-lines/perft-v1 to depth 3 [BL-LEGAL-1]" in proc.stdout
+    rows = {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("  (")}
+    assert rows["(perft)"] == ["-", "2", "-", "-", "-", "-"]  # both rulesets' walks fail: seen in the matrix
+    assert rows["(traces)"][0] != "-"
     assert ('{"claims":{"blue":"north-pass","red":"beacon"},"type":"claim"}: expected 0 sequences, '
             'got 1 sequences (red 1 finished)') in proc.stdout
 
