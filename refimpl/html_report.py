@@ -10,6 +10,7 @@ from html import escape
 from typing import Any, Iterable
 
 from . import pictures
+from .compare import every_whole_difference
 from .report import (BROKE, FAILED, KINDS, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, VERDICTS,
                      printable, show_value, snake)
 
@@ -74,10 +75,20 @@ def _marks(failure: Failure) -> list[str]:
     return out
 
 
+def is_view(value: Any) -> bool:
+    """A state view to draw (not a refusal such as ``{"rejected": code}``, not a legal list)."""
+    return isinstance(value, dict) and not set(value) <= {"rejected", "error"}
+
+
 def _pictures(check: Check, failure: Failure) -> list[str]:
-    views = [("before the step", failure.before, ()), ("expected after", failure.expected_view, _marks(failure)),
-             ("actual after", failure.actual_view, _marks(failure))]
-    drawable = [(t, v, m) for t, v, m in views if isinstance(v, dict)]
+    expected, marks = failure.expected_view, _marks(failure)
+    if not is_view(expected) and is_view(failure.before) and is_view(failure.actual_view):
+        # a refusal was due and the build moved on: the expected position is the one before, unchanged
+        expected = failure.before
+        marks = [d.path for d in every_whole_difference(failure.before, failure.actual_view)]
+    views = [("before the step", failure.before, ()), ("expected after", expected, marks),
+             ("actual after", failure.actual_view, marks)]
+    drawable = [(t, v, m) for t, v, m in views if is_view(v)]
     if not drawable:
         return []
     whose = f" ({failure.observer}'s view)" if failure.observer else ""

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from refimpl import html_report
+from refimpl.html_report import is_view
 from refimpl.driver import ReferenceDriver
 from refimpl.replay import replay_all
 from refimpl.report import Report, verify_json
@@ -116,11 +117,14 @@ def test_every_failure_is_drawn_before_and_after_with_what_differs_marked(report
     failed = [c for c in report.checks if c.status == "failed"]
     assert {c.game for c in failed} == set(WRONG)
     assert text.count('<section class="problem failed"') == len(failed)
-    both = [c for c in failed if isinstance(c.failure.expected_view, dict) and isinstance(c.failure.actual_view, dict)]
+    both = [c for c in failed if is_view(c.failure.expected_view) and is_view(c.failure.actual_view)]
     assert len(both) >= len(failed) - 3  # the others differ in a legal list or a rejection code: no view to draw
-    assert text.count('data-picture="expected after"') == len(both)
-    assert text.count('data-picture="actual after"') == sum(isinstance(c.failure.actual_view, dict) for c in failed)
-    assert text.count('data-picture="before the step"') == sum(isinstance(c.failure.before, dict) for c in failed)
+    # a refusal due but the build moved on: the position before is the expected one
+    moved_on = [c for c in failed if not is_view(c.failure.expected_view)
+                and is_view(c.failure.before) and is_view(c.failure.actual_view)]
+    assert text.count('data-picture="expected after"') == len(both) + len(moved_on)
+    assert text.count('data-picture="actual after"') == sum(is_view(c.failure.actual_view) for c in failed)
+    assert text.count('data-picture="before the step"') == sum(is_view(c.failure.before) for c in failed)
     assert _parse(page).marked >= 2 * len(both)  # each failure's differing field outlined on both sides
     assert "not drawn as a board" not in text  # every game's drawer read every view
 
@@ -195,11 +199,28 @@ def test_the_page_in_a_headless_browser(report: Report, page: Path) -> None:
             sizes = tab.eval_on_selector_all(
                 "section.problem figure svg", "svgs => svgs.map(s => s.getBoundingClientRect().height)")
             failures = [c.failure for c in report.checks if c.status == "failed" and c.failure is not None]
-            drawn = sum(isinstance(v, dict) for f in failures for v in (f.before, f.expected_view, f.actual_view))
+            drawn = sum(is_view(v) for f in failures for v in (f.before, f.expected_view, f.actual_view)) + sum(
+                not is_view(f.expected_view) and is_view(f.before) and is_view(f.actual_view) for f in failures)
             assert len(sizes) == drawn and all(h > 100 for h in sizes)  # every picture rendered with a size
             marked = tab.eval_on_selector_all(
                 'figure[data-picture="actual after"] svg .marked',
                 "els => els.filter(e => e.getBoundingClientRect().width > 0).length")
-            assert marked >= sum(isinstance(f.actual_view, dict) for f in failures) - 3
+            assert marked >= sum(is_view(f.actual_view) for f in failures) - 3
         finally:
             browser.close()
+
+
+def test_a_refusal_due_draws_the_unchanged_position_as_expected() -> None:
+    """second-claim accepts a claim BL-TURN-4 rejects: 'expected after' is the position before, and what
+    the build changed is outlined on both pictures."""
+    game, factory, _ = VARIANTS["second-claim"]
+    build = ReferenceDriver({game: factory()}, name="second-claim")
+    report = Report("second-claim")
+    mine = [t for t in TRACES if t.game == game]
+    report.checks += [_trace_check(r.trace, r) for r in replay_all(mine, build, oracle=ReferenceDriver())]
+    moved_on = [c for c in report.checks if c.failure is not None and is_view(c.failure.actual_view)
+                and not is_view(c.failure.expected_view)]
+    assert moved_on
+    html = html_report.render(Report("second-claim", checks=moved_on[:1]))
+    expected = html[html.index('data-picture="expected after"'):html.index('data-picture="actual after"')]
+    assert 'class="marked"' in expected
