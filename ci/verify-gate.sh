@@ -20,6 +20,8 @@ read -r -a refimpl <<< "$REFIMPL"  # a command with arguments, e.g. "python -m r
 read -r -a args <<< "${REFIMPL_ARGS:-}"
 
 mkdir -p "$REPORTS"
+# nothing from an earlier run may look current (verify itself clears its badges and transcripts)
+rm -f "$REPORTS/junit.xml" "$REPORTS/verify.json" "$REPORTS/report.html" "$REPORTS/verify.txt"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -156,9 +157,23 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     sys.exit(result.exit_code)
 
 
+def _write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed into place). Raises OSError."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.part")
+    try:
+        temporary.write_text(text, encoding="utf-8", errors="replace")  # the renderers leave nothing to replace
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
 def _write_reports(result: report.Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
                    badge_dir: str | None, transcript_dir: str | None) -> None:
-    """Write the report files asked for; a file that cannot be written is exit 2, naming it."""
+    """Write the report files asked for; a file that cannot be written is exit 2, naming it. The badge and
+    transcript folders lose their old badges (``*.json``) and transcripts (``*.jsonl``) first, so nothing
+    from an earlier run looks current."""
     from . import badges, html_report, transcript
 
     where: str | None = ""
@@ -166,16 +181,18 @@ def _write_reports(result: report.Report, junit_xml: str | None, json_path: str 
         for where, render in ((junit_xml, report.junit_xml), (json_path, report.verify_json),
                               (html_path, html_report.render)):
             if where:
-                text = render(result)
-                Path(where).parent.mkdir(parents=True, exist_ok=True)
-                with open(where, "w", encoding="utf-8") as out:
-                    out.write(text)
+                _write_text(where, render(result))
         if badge_dir:
             where = badge_dir
+            for old in Path(badge_dir).glob("*.json") if Path(badge_dir).is_dir() else []:
+                if '"schemaVersion"' in old.read_text(encoding="utf-8", errors="replace")[:200]:
+                    old.unlink()
             badges.write_badges(result, badge_dir)
         if transcript_dir:
             where = transcript_dir
             Path(transcript_dir).mkdir(parents=True, exist_ok=True)
+            for old in Path(transcript_dir).glob("*.jsonl"):
+                old.unlink()
             for check in result.checks:
                 if check.transcript:
                     transcript.write(transcript_dir, check.name, list(check.transcript))
@@ -226,8 +243,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
         click.echo(text, nl=False)
         return
     try:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(text, encoding="utf-8")
+        _write_text(out, text)
     except OSError as exc:
         _fail(f"cannot write {out}: {yamlsafe.os_reason(exc)}")
     click.echo(f"wrote {out}")

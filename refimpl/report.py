@@ -4,16 +4,15 @@ tables), the verify report model (checks, matrix, exit code) with its text, JSON
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from . import PROTOCOL_VERSION
 from .compare import MISSING, Difference, flatten
+from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-exported)
 from .driver import BuildBroke
 from .exitcodes import Exit
 from .games import GAMES
@@ -195,55 +194,14 @@ def trace_failure(trace: Trace, result: TraceResult) -> Failure:
     line = fail.line or trace.line_of(("start",)) or trace.line_of(("setup",)) or trace.line_of(("game",))
     message = f"{file}:{line} {where} ({fail.action}): {fail.describe()}" if line else \
         f"{file} {where} ({fail.action}): {fail.describe()}"
+    fields = tuple(replace(f, expected=bounded(f.expected), actual=bounded(f.actual))  # a build's answer: cut
+                   for f in field_diffs(trace.game, diffs, fail.step.rules if fail.step else (), trace.rules))
     return Failure(file, line, fail.number, fail.action,
-                   detail.request if detail else None, detail.asked if detail else None,
-                   field_diffs(trace.game, diffs, fail.step.rules if fail.step else (), trace.rules),
-                   message, _ledger(result),
-                   detail.before if detail else None, detail.expected_view if detail else fail.expected,
-                   detail.actual_view if detail else fail.answer, detail.observer if detail else None)
+                   detail.request if detail else None, detail.asked if detail else None, fields,
+                   message, _ledger(result), bounded(detail.before if detail else None),
+                   bounded(detail.expected_view if detail else fail.expected),
+                   bounded(detail.actual_view if detail else fail.answer), detail.observer if detail else None)
 
-
-
-# --- output that never breaks ----------------------------------------------------------------------
-# A build's stderr, names and answers can hold anything. Every format gets only what it may carry:
-# a character no text can hold (a lone surrogate, the noncharacters U+FFFE and U+FFFF) becomes U+FFFD;
-# a control character becomes a visible escape such as ``\x1b`` (in XML and text; JSON escapes it itself).
-
-_SURROGATES = re.compile("[\ud800-\udfff]")
-_UNHOLDABLE = re.compile("[\ud800-\udfff\ufffe\uffff]")
-_XML_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # keeps \t \n \r
-_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # keeps \t \n
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
-
-
-def xml_safe(text: str) -> str:
-    """``text`` with every character XML 1.0 forbids (or discourages: DEL, C1 controls) replaced."""
-    return _XML_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text))
-
-
-def printable(text: str) -> str:
-    """``text`` fit for a UTF-8 terminal: no lone surrogate (U+FFFD instead), no control character but
-    tab and newline (a visible escape instead; CR LF becomes LF)."""
-    return _TERMINAL_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text.replace("\r\n", "\n")))
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` fit for strict JSON: lone surrogates in strings and keys become U+FFFD, a NaN or infinity
-    its name as a string, a tuple a list, anything else that is not JSON its ``repr``."""
-    if isinstance(value, str):
-        return _SURROGATES.sub("\ufffd", value)
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value).replace("inf", "Infinity").replace("nan", "NaN")
-    if isinstance(value, dict):
-        return {json_safe(k if isinstance(k, str) else str(k)): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    return json_safe(repr(value))
 
 
 def dumps(doc: Any) -> str:

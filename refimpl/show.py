@@ -83,6 +83,8 @@ def render(trace: Trace, number: int, observer: str | None = None, build: Driver
     figures = [("before the step", ref.before, ()), ("after the step (reference)", ref.after, ())]
     notes = [f"reference: {ref.refused}" if ref.refused else ""]
     if build is not None:
+        if not build.supports(trace.game, trace.ruleset):
+            raise ShowError(f"{getattr(build, 'name', 'the build')} does not declare {trace.game} {trace.ruleset}")
         got = position(trace, number, build, observer)
         marks = differing_paths(ref.after, got.after)
         figures.append((f"after the step ({getattr(build, 'name', 'build')})", got.after, tuple(marks)))

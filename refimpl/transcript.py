@@ -41,6 +41,9 @@ def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> li
                 by_id[rid]["response"] = answer
         elif "broke" in entry and out and any(e["response"] is None for e in out):
             broke = entry["broke"]
+    unanswered = next((i for i, e in enumerate(out) if e["response"] is None), None)
+    if unanswered is not None:  # requests sent ahead after the one the build never answered are not its story
+        out = out[:unanswered + 1]
     if broke is not None:
         out.append({"broke": broke})
     return out
@@ -57,5 +60,6 @@ def write(folder: str | Path, check_name: str, lines: list[dict[str, JSON]]) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as out:
         for line in lines:
-            out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            # ASCII: a lone surrogate a build sent stays the escape it was, not a character UTF-8 cannot hold
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
     return path

@@ -7,6 +7,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = f"{sys.executable} {ROOT / 'tests/builds/wrong.py'} capture-bonus"
@@ -66,3 +69,80 @@ def test_items_are_named_by_game_and_traces_are_items() -> None:
 def test_the_full_traceback_is_there_when_asked_for() -> None:
     proc = _pytest("traces/ludo/capture.yaml", "-q", "--impl", WRONG, "--kit-traceback")
     assert proc.returncode == 1 and "TraceMismatch" in proc.stdout
+
+
+@pytest.mark.parametrize("mode", ["surrogate", "controls", "deep", "many-keys"])
+def test_every_report_of_a_hostile_answer_is_written_whole(tmp_path: Path, mode: str) -> None:
+    """A lone surrogate, control characters, an answer 490 levels deep or with 30,000 keys: verify still
+    says 'does not conform', and every report file is complete and well-formed."""
+    hostile = f"{sys.executable} {ROOT / 'tests/builds/hostile_answers.py'} {mode}"
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", hostile, "--game", "ludo",
+                           "-k", "capture", "--no-scenarios", "--quiet", "--html", str(tmp_path / "r.html"),
+                           "--json", str(tmp_path / "v.json"), "--transcript", str(tmp_path / "t"),
+                           "--junit-xml", str(tmp_path / "j.xml")], cwd=ROOT, capture_output=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr.decode(errors="replace")[-2000:]
+    assert b"Traceback" not in proc.stderr
+    doc = json.loads((tmp_path / "v.json").read_text(encoding="ascii"))
+    assert doc["verdict"] == "does_not_conform" and doc["checks"][0]["failure"]["fields"]
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.endswith("</html>\n") and "\x00" not in page and "\x1b" not in page
+    assert page.count("<svg") >= 2
+    ElementTree.fromstring((tmp_path / "j.xml").read_bytes())
+    for line in next((tmp_path / "t").iterdir()).read_text(encoding="ascii").splitlines():
+        json.loads(line)
+    assert not list(tmp_path.glob(".*.part"))
+
+
+def test_old_transcripts_and_badges_do_not_outlive_their_run(tmp_path: Path) -> None:
+    out, badges = tmp_path / "t", tmp_path / "b"
+    out.mkdir()
+    badges.mkdir()
+    (out / "ludo__old.jsonl").write_text("{}\n")
+    (badges / "beacon-lines.json").write_text('{"schemaVersion": 1, "label": "x", "message": "y", "color": "red"}')
+    (badges / "mine.json").write_text('{"not": "a badge"}')
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--game", "ludo", "--no-scenarios", "-k",
+                           "capture", "--quiet", "--transcript", str(out), "--badges", str(badges)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert list(out.iterdir()) == []  # nothing failed: no transcript, and the old one is gone
+    assert sorted(p.name for p in badges.iterdir()) == ["all.json", "ludo.json", "mine.json"]
+
+
+def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:
+    from refimpl.report import FAILED, XFAIL, Check, Failure, FieldDiff
+    from refimpl.verify import Expectation, apply_expectations
+
+    fields = (FieldDiff("turn", "cpu1", "human", "LD-CAP-2"), FieldDiff("result", None, "human", "LD-END-1"))
+    check = Check("trace", "ludo", "ludo/t", ("LD-CAP-2", "LD-END-1"), FAILED, failure=Failure("t", 1, 1, "a",
+                                                                                              fields=fields))
+    cap = Expectation("rule", "LD-CAP-2", "capture bonus (ticket 1)")
+    end = Expectation("rule", "LD-END-1", "ending (ticket 2)")
+    (only_cap, *_), _ = apply_expectations([check], [cap])
+    assert only_cap.status == FAILED  # the LD-END-1 difference is not hidden by an LD-CAP-2 entry
+    (both, *_), _ = apply_expectations([check], [cap, end])
+    assert both.status == XFAIL and both.reason == "capture bonus (ticket 1); ending (ticket 2)"
+
+
+def test_an_entry_may_name_one_example_of_a_scenario_outline() -> None:
+    from refimpl.verify import Expectation, check_expectations
+
+    entry = Expectation("scenario", "A Home is never a target [red", "r", "f:1")
+    check_expectations([entry], [], ROOT / "features")  # raises VerifyError when it names nothing
+
+
+def test_a_broken_check_s_transcript_ends_at_the_request_never_answered() -> None:
+    from refimpl.transcript import exchanges
+
+    record = [{"request": {"id": i, "op": "state"}} for i in range(4)] + [
+        {"response": {"id": 0, "ok": True}}, {"response": {"id": 1, "ok": True}},
+        {"broke": {"cause": "exited", "message": "gone"}}]
+    lines = exchanges(record, range(1, 4))
+    assert [e.get("request", {}).get("id") for e in lines] == [0, 1, 2, None]
+    assert lines[2]["response"] is None and lines[3] == {"broke": {"cause": "exited", "message": "gone"}}
+
+
+def test_show_names_a_game_the_build_does_not_declare() -> None:
+    partial = f"{sys.executable} {ROOT / 'tests/builds/partial.py'}"
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "show", "traces/ludo/capture.yaml", "--impl", partial],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "does not declare ludo v1" in proc.stderr, proc.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
+from ..safetext import bounded, xml_safe
 from .svg import fallback, safely
 
 Drawer = Callable[[Mapping[str, Any], frozenset[str]], str]
@@ -27,9 +28,10 @@ def draw(game: str, view: Any, marks: Iterable[str] = (), title: str = "") -> st
     Never raises: an unknown game or a view a drawer cannot read gives a picture listing its fields."""
     drawer = _drawers().get(game)
     marked = frozenset(marks)
+    view = bounded(view)  # a build's answer may be nested or sized past any use in a picture
     if drawer is None or not isinstance(view, Mapping):
-        return fallback(view, marked, title)
-    return safely(drawer, view, marked, title)
+        return xml_safe(fallback(view, marked, title))
+    return xml_safe(safely(drawer, view, marked, title))  # whatever a drawer let through: no control, no surrogate
 
 
 __all__ = ["draw"]
