@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import jsonschema
 
+from .chance import CAPABILITY, Rewriter
 from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_ruleset, outcome,
                      request)
 from .games import JSON
@@ -369,6 +370,8 @@ class ProtocolDriver(CallsByBatch):
         self.games: dict[str, list[str]] = hello["games"]
         self.capabilities: set[str] = set(hello["capabilities"])
         self.lists_legal = "legal" in self.capabilities
+        # A build with its own random source is sent every chance outcome explicitly (refimpl/chance.py).
+        self.explicit_chance = Rewriter() if CAPABILITY in self.capabilities else None
 
     # --- plumbing ------------------------------------------------------------------------------
     def _request(self, body: Mapping[str, JSON]) -> int:
@@ -407,8 +410,11 @@ class ProtocolDriver(CallsByBatch):
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
         """Send every request first (when pipelining), then yield the outcomes in order.
 
-        Closing the iterator early still reads the remaining answers, so the stream stays in step.
+        Closing the iterator early still reads the remaining answers, so the stream stays in step. To an
+        explicit-chance build, every seeded request goes in its explicit form.
         """
+        if self.explicit_chance is not None:
+            ops = map(self.explicit_chance.rewrite, ops)
         if not self.pipeline:
             for op in ops:
                 yield self._outcome(op, self._call(request(op)))

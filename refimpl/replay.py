@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
+from .chance import ExplicitChance, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .games import GAMES, JSON
 from .trace import Step, Trace
@@ -369,10 +370,15 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
                oracle: Driver | None = None) -> Iterator[TraceResult]:
     """Replay many traces with every request sent ahead (one batch), yielding a result per trace.
 
-    Requests of a trace after its first mismatch are still answered by the build but not judged.
+    Requests of a trace after its first mismatch are still answered by the build but not judged. A build
+    with its own random source (explicit-chance) is judged on the explicit requests it is sent: the oracle
+    answers those too, and the traces leave the stream counters and stream rules to them (refimpl/chance.py).
     Raises what ``replay`` raises; results already yielded stand.
     """
     traces = [t if ruleset is None or ruleset == t.ruleset else replace(t, ruleset=ruleset) for t in traces]
+    if is_explicit(driver):
+        traces = [explicit_trace(t) for t in traces]
+        oracle = ExplicitChance(oracle) if oracle is not None else None
     lists_legal = getattr(driver, "lists_legal", False)
     plans = {id(t): plan(t, lists_legal, oracle) for t in traces if _not_run(t, driver) is None}
     ops = [p.op for t in traces if id(t) in plans for p in plans[id(t)][0]]

@@ -100,6 +100,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     stopped: str = ""  # why the run stopped before every check ran (the rest is not run)
     interrupted: str = ""  # "Ctrl-C" or "SIGTERM": the run was cut short from outside
+    explicit_chance: bool = False  # the build declared explicit-chance (refimpl/chance.py)
 
     def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
         return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)
@@ -431,6 +432,7 @@ def verify_json(report: Report) -> str:
                     "stderr": c.stderr, "reason": c.reason, "failure": failure_json(c.failure)}
                    for c in report.checks],
         "warnings": report.warnings,
+        "explicit_chance": report.explicit_chance,
         "stopped": report.stopped,
         "interrupted": report.interrupted,
     }

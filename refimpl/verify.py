@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable
 
 from . import yamlsafe
 from .compare import first_difference
+from .chance import STREAM_RULES
 from .driver import BuildBroke, ReferenceDriver
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
@@ -262,6 +263,7 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
             run.add(_broke(trace, exc, tuple(exchanges(record)) if record is not None else ()), exc.cause)
             continue
         report.build = f"{driver.name} {driver.version}".strip()
+        report.explicit_chance = driver.explicit_chance is not None
         first_id = 1  # the hello is request 0; the traces' requests follow in order
         try:
             with closing(replay_all(remaining, driver, oracle=reference)) as results:
@@ -493,6 +495,13 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     except KeyboardInterrupt as exc:
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         report.stopped = f"interrupted ({report.interrupted})"
+    if report.explicit_chance:
+        report.checks = [replace(c, rules=tuple(r for r in c.rules if r not in STREAM_RULES)) for c in report.checks]
+        shown = sorted(r for r in STREAM_RULES if not games or any(r.startswith(GAMES[g].info.rule_prefix + "-")
+                                                                    for g in games if g in GAMES))
+        report.warnings.append(f"the build draws chance from its own random source (explicit-chance): every "
+                               f"chance outcome was given explicitly, and {', '.join(shown)} (only the seeded "
+                               "streams show them) were not run")
     report.checks, warnings = apply_expectations(report.checks, expected)
     report.warnings += warnings
     return report

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..chance import ExplicitChance, is_explicit
 from ..compare import MISSING, Difference, first_difference, whole_difference
 from ..driver import BuildBroke, Driver, Outcome, ReferenceDriver, Refused, Rejected
 from ..games import GAMES, JSON
@@ -79,7 +80,10 @@ def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> J
     after every step, as ``verify`` checks a trace (else only where the case asks). Raises BuildBroke, with
     ``step`` set to the case's step whose answers were due when the build broke."""
     trace = case.trace()
-    probes, answers = plan(trace, lists_legal, ReferenceDriver(), legal_at=None if full else case.legal_at)
+    reference: Driver = ReferenceDriver()
+    if is_explicit(build):  # the reference answers the explicit requests such a build is sent
+        reference = ExplicitChance(reference)
+    probes, answers = plan(trace, lists_legal, reference, legal_at=None if full else case.legal_at)
     outcomes: list[Outcome] = []
     try:
         for outcome in build.batch([p.op for p in probes]):

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 JSON = Any  # a JSON-compatible value: dict, list, str, int, bool or None
+# The largest integer every JSON parser reads exactly (specs/protocol.md "Numbers"): a game whose numbers
+# can grow (a clock) keeps them within it.
+SAFE_INTEGER = 2 ** 53 - 1
 
 
 class RuleViolation(Exception):
@@ -53,6 +56,11 @@ class GameInfo:
     # The rules a builder should read when a view field (a top-level key), a rejection ("rejected"), a refused
     # start ("error") or the legal list ("legal") differs: what the kit's messages cite.
     field_rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Seeded chance (specs/protocol.md "Chance: seeded or given"): the view fields that count what the
+    # canonical stream gave, and the rules only the streams can show. For a build with its own random source
+    # (capability explicit-chance) the first are judged by the reference alone, the second are not run.
+    stream_fields: tuple[str, ...] = ()
+    stream_rules: tuple[str, ...] = ()
 
     def rules_of(self, path: str) -> tuple[str, ...]:
         """The rules that decide the field at ``path`` (``pieces.human[2]``, ``view[gaias].units``, ``legal``,
@@ -129,6 +137,17 @@ class Game(Generic[S, A]):
         """Actions the rules accept now that ``legal_actions`` leaves out on purpose: a CPU's choice, a
         seeded throw, time passing. Fuzzers try them too."""
         return []
+
+    def explicit(self, state: S, action: A) -> A:
+        """``action`` with the chance outcome the game would draw from its seeded stream in ``state`` given
+        explicitly (a throw's face, a CPU's pick, fog tiles); any other action unchanged."""
+        return action
+
+    def explicit_setup(self, ruleset: str | None, seed: int | None,
+                       setup: Mapping[str, JSON]) -> Mapping[str, JSON]:
+        """``setup`` with what the game would draw from the seed at the start (a map) given explicitly;
+        unchanged when nothing is drawn or the set-up is refused (the refusal is the build's to give)."""
+        return setup
 
     def setup_of(self, state: S) -> dict[str, JSON] | None:
         """A ``setup`` for ``start`` that builds the position of ``state`` (as near as the game's set-ups can

@@ -96,10 +96,10 @@ class _PatchedAssess(_Base):
 
     ASSESS: Any = None
 
-    def cpu_move(self, t: Turn, level: str) -> None:
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
         cpu.assess = self.ASSESS
         try:
-            super().cpu_move(t, level)
+            super().cpu_move(t, level, pick)
         finally:
             cpu.assess = _ORIGINAL_ASSESS
 
@@ -190,8 +190,15 @@ class CanAbandon(_Base):
 class OneLevelForAllSeats(_Base):
     """LD-R13 the other way: every CPU seat plays the game's one level (normal), whatever level is named."""
 
-    def cpu_move(self, t: Turn, level: str) -> None:
-        super().cpu_move(t, "normal" if level in ("easy", "normal", "hard") else level)
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
+        super().cpu_move(t, "normal" if level in ("easy", "normal", "hard") else level, pick)
+
+
+class PickIgnored(_Base):
+    """LD-R14 the other way: a CPU's `pick` is ignored and the decision stream draws as if none were given."""
+
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
+        super().cpu_move(t, level, None)
 
 
 MISREADINGS: dict[str, Any] = {
@@ -208,4 +215,5 @@ MISREADINGS: dict[str, Any] = {
     "LD-R11": SetUpWithASeatHome,
     "LD-R12": CanAbandon,
     "LD-R13": OneLevelForAllSeats,
+    "LD-R14": PickIgnored,
 }

@@ -28,8 +28,8 @@ class HardIgnoresRisk(Ludo):
     def __init__(self) -> None:
         super().__init__(load_data("ludo"))
 
-    def cpu_move(self, t: Turn, level: str) -> None:
-        super().cpu_move(t, "normal" if level == "hard" else level)
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
+        super().cpu_move(t, "normal" if level == "hard" else level, pick)
 
 
 class GivenFacesSkipTheStream(Ludo):

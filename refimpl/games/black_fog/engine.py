@@ -46,6 +46,8 @@ INFO = GameInfo(
         "error": ("BF-START-1", "BF-MAP-4", "BF-R7"),
         "legal": ("BF-LEGAL-1", "BF-ACT-1", "BF-ACT-2", "BF-MOVE-1"),
     },
+    stream_fields=("draws",),
+    stream_rules=("BF-R6",),
 )
 MAIN_ACTIONS = ("whistle", "tame", "move", "feed")
 FREE_ACTIONS = ("release", "collect")
@@ -104,6 +106,14 @@ class BlackFog(Game[State, dict]):
         ``keepers`` ({k1: tile}), ``fog``, ``feed`` (tiles) and ``round``; what it leaves out comes from
         the profile, and a map it leaves out is generated from the seed. Raises BadSetup for anything the
         spec's section "Start and set-up" refuses."""
+        state = self._mapped(ruleset, seed, setup)
+        if state.apple & state.fog or state.water & state.feed:
+            raise BadSetup("bad-setup", "fog never covers a healthy apple tree, and no feed lies on water")
+        return state
+
+    def _mapped(self, ruleset: str | None, seed: int | None, setup: Mapping[str, JSON] | None) -> State:
+        """The game ``setup`` gives, with its map given or drawn, before the map is checked against the
+        set-up's fog and feed. Raises BadSetup for any other fault."""
         name = self._ruleset(ruleset)
         seed = 0 if seed is None else seed
         if type(seed) is not int:
@@ -143,8 +153,6 @@ class BlackFog(Game[State, dict]):
             if apple & water or (0, 0) in apple | water:
                 raise BadSetup("bad-setup", "a tile is not both apple tree and water, and the house is neither")
             state = replace(state, apple=apple, water=water)
-        if state.apple & fog or state.water & feed:
-            raise BadSetup("bad-setup", "fog never covers a healthy apple tree, and no feed lies on water")
         return state
 
     def setup_of(self, state: State) -> dict[str, JSON] | None:
@@ -284,6 +292,29 @@ class BlackFog(Game[State, dict]):
     def extra_actions(self, state: State) -> list[dict]:
         """The seeded throw (a die drawn from the game's stream)."""
         return [{"type": "roll"}] if self.pending(state) == "roll" else []
+
+    def explicit(self, state: State, action: dict) -> dict:
+        """A seeded throw with the face the stream gives next; a seeded fog with the tiles it draws."""
+        need = self.pending(state) if state.phase != "over" else None
+        if action["type"] == "roll" and action.get("face") is None and need == "roll":
+            return {"type": "roll", "face": streams.draw(state.stream, 6)[1] + 1}
+        if action["type"] == "fog" and action.get("tiles") is None and need == "fog":
+            _, chosen = self._pick(state, self._fog_eligible(state), self._fog_count(state))
+            return {"type": "fog", "tiles": [hexes.name(t) for t in chosen]}
+        return action
+
+    def explicit_setup(self, ruleset: str | None, seed: int | None,
+                       setup: Mapping[str, JSON]) -> Mapping[str, JSON]:
+        """The set-up with the map the seed draws, when it gives none (ruling BF-R6); also when the drawn map
+        then makes the set-up refused (feed on drawn water), so a build given the map refuses it too."""
+        if "map" in setup:
+            return setup
+        try:
+            state = self._mapped(ruleset, seed, setup)
+        except BadSetup:
+            return setup
+        return {**setup, "map": {"apple": [hexes.name(t) for t in sorted(state.apple)],
+                                 "water": [hexes.name(t) for t in sorted(state.water)]}}
 
     def apply(self, state: State, action: dict) -> State:
         kind = action["type"]
@@ -499,9 +530,8 @@ class BlackFog(Game[State, dict]):
 
     def _appear(self, state: State, tiles: Any) -> State:
         ring = int(self.data["fog_appears"][state.round])
-        eligible = [t for t in hexes.ring(ring) if t not in state.apple and t not in state.withered
-                    and t not in state.fog]
-        want = min(int(self.data["fog_tiles"]), len(eligible))
+        eligible = self._fog_eligible(state)
+        want = self._fog_count(state)
         if tiles is None:
             state, chosen = self._pick(state, eligible, want)
         else:
@@ -513,6 +543,14 @@ class BlackFog(Game[State, dict]):
                 raise IllegalAction("bad-fog", f"round {state.round}: fog appears on {want} tiles of ring {ring} "
                                     "that are not apple trees or fog already")
         return self._next_round(self._engulf(state, frozenset(chosen)))
+
+    def _fog_eligible(self, state: State) -> list[Hex]:
+        """The tiles of this round's ring fog may appear on, in ring order."""
+        ring = int(self.data["fog_appears"][state.round])
+        return [t for t in hexes.ring(ring) if t not in state.apple and t not in state.withered and t not in state.fog]
+
+    def _fog_count(self, state: State) -> int:
+        return min(int(self.data["fog_tiles"]), len(self._fog_eligible(state)))
 
     def _spread(self, state: State) -> State:
         """Fog spreads one tile from every fog tile: a healthy tree withers instead, a withered tree is taken."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Union
 
 from .. import streams
+from ..base import IllegalAction
 from .board import YARD
 
 if TYPE_CHECKING:
@@ -70,22 +71,32 @@ def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
     return {p: 216 * v - r for p in pieces for v, r in [assess(game, pos, p, True)]}
 
 
-def choose(game: "Ludo", pos: Position, level: str) -> tuple[int, int, int]:
+def candidates(game: "Ludo", pos: Position, level: str) -> list[int]:
+    """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best for normal
+    and hard. One candidate means no draw."""
+    pieces = game.movable(pos)
+    if len(pieces) == 1 or level == "easy":
+        return pieces
+    score = scores(game, pos, level)
+    best = max(score.values())
+    return [p for p in pieces if score[p] == best]
+
+
+def choose(game: "Ludo", pos: Position, level: str, pick: int | None = None) -> tuple[int, int, int]:
     """(piece, decision-stream outputs used, decision stream state after) for ``level``.
 
     A forced move (one legal piece) draws nothing. Easy draws one number for a uniform pick among the
-    legal pieces; normal and hard draw one number only to break a tie among their best moves.
+    legal pieces; normal and hard draw one number only to break a tie among their best moves. A ``pick``
+    given by the caller replaces that number and uses up one output (ruling LD-R14). Raises IllegalAction
+    ``bad-pick`` when a draw is due and the pick is out of its range.
     """
-    pieces = game.movable(pos)
-    if len(pieces) == 1:
-        return pieces[0], 0, pos.choice_state
-    if level == "easy":
-        candidates = pieces
-    else:
-        score = scores(game, pos, level)
-        best = max(score.values())
-        candidates = [p for p in pieces if score[p] == best]
-        if len(candidates) == 1:
-            return candidates[0], 0, pos.choice_state
-    after, k, used = streams.draw(pos.choice_state, len(candidates))
-    return candidates[k], used, after
+    among = candidates(game, pos, level)
+    if len(among) == 1:
+        return among[0], 0, pos.choice_state
+    if pick is not None:
+        if not 0 <= pick < len(among):
+            raise IllegalAction("bad-pick", f"{level} draws among {len(among)} moves; a pick is 0 to "
+                                            f"{len(among) - 1}, got {pick}")
+        return among[pick], 1, streams.splitmix64(pos.choice_state)[0]
+    after, k, used = streams.draw(pos.choice_state, len(among))
+    return among[k], used, after

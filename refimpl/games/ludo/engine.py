@@ -38,13 +38,15 @@ INFO = GameInfo(
         "sixes": ("LD-R4", "LD-ROLL-3", "LD-ROLL-2", "LD-MOVE-3"),
         "last_face": ("LD-DICE-1", "LD-ROLL-1", "LD-R5", "LD-START-1"),
         "throws": ("LD-R3", "LD-R10", "LD-END-2", "LD-START-1"),
-        "decisions": ("LD-CPU-1", "LD-CPU-4", "LD-CPU-3", "LD-CPU-2", "LD-R5", "LD-START-1"),
+        "decisions": ("LD-CPU-1", "LD-CPU-4", "LD-CPU-3", "LD-CPU-2", "LD-R5", "LD-START-1", "LD-R14"),
         "pieces": ("LD-MOVE-1", "LD-CAP-1", "LD-ROLL-2", "LD-R1", "LD-CPU-3", "LD-CPU-2", "LD-CPU-1"),
         "result": ("LD-END-1", "LD-END-2", "LD-R10"),
         "rejected": ("LD-FORM-1", "LD-FORM-2", "LD-MOVE-4", "LD-MOVE-2"),
         "error": ("LD-START-1", "LD-R11"),
         "legal": ("LD-LEGAL-1", "LD-MOVE-4", "LD-MOVE-2", "LD-ROLL-2"),
     },
+    stream_fields=("decisions",),
+    stream_rules=("LD-DICE-1", "LD-CPU-5", "LD-R5"),
 )
 LEVELS = ("easy", "normal", "hard")
 
@@ -71,12 +73,16 @@ class Move:
 
 @dataclass(frozen=True)
 class Cpu:
-    """Let the CPU ``level`` choose the move of the seat to play (specs/ludo.md, CPU levels)."""
+    """Let the CPU ``level`` choose the move of the seat to play (specs/ludo.md, CPU levels); ``pick``, when
+    given, is the level's one draw given by the caller instead of the decision stream (ruling LD-R14)."""
 
     level: str
+    pick: int | None = None
 
     def to_json(self) -> JSON:
-        return {"type": "cpu", "level": self.level}
+        if self.pick is None:
+            return {"type": "cpu", "level": self.level}
+        return {"type": "cpu", "level": self.level, "pick": self.pick}
 
 
 Action = Roll | Move | Cpu
@@ -200,8 +206,9 @@ class Ludo(Game[State, Action]):
             return Roll(face)
         if kind == "move" and keys == {"piece"} and type(data["piece"]) is int:
             return Move(data["piece"])
-        if kind == "cpu" and keys == {"level"} and isinstance(data["level"], str):
-            return Cpu(data["level"])
+        if (kind == "cpu" and "level" in keys and keys <= {"level", "pick"} and isinstance(data["level"], str)
+                and (data.get("pick") is None or type(data["pick"]) is int)):
+            return Cpu(data["level"], data.get("pick"))
         if kind in ("roll", "move", "cpu"):
             raise MalformedAction("malformed-action", f"not a well-formed {kind} action: {data!r}")
         raise MalformedAction("unknown-action", f"Ludo actions are roll, move and cpu; got {kind!r}")
@@ -235,12 +242,23 @@ class Ludo(Game[State, Action]):
             return [Roll()]
         return [Cpu(level) for level in LEVELS] if state.phase == "move" else []
 
+    def explicit(self, state: State, action: Action) -> Action:
+        """A seeded throw with the face the dice stream gives next; a CPU choice that draws, with the pick the
+        decision stream gives (ruling LD-R14)."""
+        if type(action) is Roll and action.face is None and state.phase == "roll":
+            return Roll(streams.next_face(state.dice_state)[1])
+        if type(action) is Cpu and action.pick is None and state.phase == "move" and action.level in LEVELS:
+            among = cpu.candidates(self, state, action.level)
+            if len(among) > 1:
+                return Cpu(action.level, streams.draw(state.choice_state, len(among))[1])
+        return action
+
     def apply(self, state: State, action: Action) -> State:
         turn = Turn(state)
         if type(action) is Roll:
             self.throw(turn, action.face)
         elif type(action) is Cpu:
-            self.cpu_move(turn, action.level)
+            self.cpu_move(turn, action.level, action.pick)
         else:
             self.move(turn, action.piece)
         return turn.freeze(state)
@@ -280,12 +298,13 @@ class Ludo(Game[State, Action]):
             raise IllegalAction("piece-cannot-move", f"piece {piece} cannot move {t.roll}")
         self._play(t, piece)
 
-    def cpu_move(self, t: "Turn", level: str) -> None:
-        """Let CPU ``level`` choose the move (with the seeded decision stream) and make it."""
+    def cpu_move(self, t: "Turn", level: str, pick: int | None = None) -> None:
+        """Let CPU ``level`` choose the move (with the seeded decision stream, or the caller's ``pick``) and make
+        it. Raises IllegalAction ``unknown-level``, or ``bad-pick`` for a pick out of the level's range."""
         self._ready_to_move(t)
         if level not in LEVELS:
             raise IllegalAction("unknown-level", f"CPU levels are {', '.join(LEVELS)}; got {level!r}")
-        piece, used, t.choice_state = cpu.choose(self, t, level)
+        piece, used, t.choice_state = cpu.choose(self, t, level, pick)
         t.decisions += used
         self._play(t, piece)
 

@@ -1,0 +1,127 @@
+"""Chance given by the kit (specs/protocol.md "Chance: seeded or given"): a build with its own random source
+declares explicit-chance, is sent every chance outcome explicitly, and is judged on everything but the
+streams. tests/builds/own_random.py is such a build: the reference with Python's own random behind every
+seeded form, so it conforms only if the kit never sends it one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refimpl.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
+from refimpl.driver import ReferenceDriver
+from refimpl.games import GAMES
+from refimpl.trace import load_trace
+
+ROOT = Path(__file__).resolve().parent.parent
+OWN_RANDOM = f"{sys.executable} tests/builds/own_random.py"
+LUDO, FOG = GAMES["ludo"], GAMES["black-fog"]
+
+
+def _refimpl(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "refimpl", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240)
+
+
+def _without(view: dict, fields: tuple[str, ...]) -> dict:
+    return {k: v for k, v in view.items() if k not in fields}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**53 - 1), choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=120))
+def test_ludo_explicit_form_plays_the_same_game(seed: int, choices: list[int]) -> None:
+    """The explicit form of every seeded throw and CPU choice gives the same position; only the decision count
+    may differ (a drawn number that rejects an output takes two, a given pick one)."""
+    seeded = given_ = LUDO.new_state("v1", seed)
+    levels = ("easy", "normal", "hard")
+    for n in choices:
+        if seeded.phase == "over":
+            break
+        action = LUDO.parse_action({"type": "roll"} if seeded.phase == "roll" else
+                                   {"type": "cpu", "level": levels[n % 3]})
+        explicit = LUDO.explicit(seeded, action)
+        assert LUDO.action_json(explicit).get("face" if seeded.phase == "roll" else "level") is not None
+        seeded, given_ = LUDO.apply(seeded, action), LUDO.apply(given_, explicit)
+        assert _without(LUDO.view(seeded), ("decisions",)) == _without(LUDO.view(given_), ("decisions",))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**53 - 1), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_black_fog_explicit_forms_play_the_same_game(seed: int, picks: list[int]) -> None:
+    """The seed's map given in the set-up, and each seeded die and fog given explicitly, give the same game;
+    only the draw count differs (given outcomes take nothing from the stream)."""
+    setup = FOG.explicit_setup("v1", seed, {})
+    assert set(setup) == {"map"}
+    seeded, given_ = FOG.new_state("v1", seed), FOG.new_state("v1", seed, setup)
+    assert given_.draws == 0
+    for n in picks:
+        legal = FOG.legal_actions(seeded)
+        if not legal:
+            break
+        action = legal[n % len(legal)]
+        if action["type"] == "roll":
+            action = {"type": "roll"}
+        explicit = FOG.explicit(seeded, action)
+        if action["type"] in ("roll", "fog"):
+            assert explicit.get("face" if action["type"] == "roll" else "tiles") is not None
+        seeded, given_ = FOG.apply(seeded, action), FOG.apply(given_, explicit)
+        assert _without(FOG.view(seeded), ("draws",)) == _without(FOG.view(given_), ("draws",))
+
+
+def test_rewriter_gives_only_what_a_stream_would_draw() -> None:
+    """A seeded start and throw are made explicit; a refused start, a given outcome and a rejected seeded
+    action go as written (the build must refuse them the same way)."""
+    r = Rewriter()
+    start = r.rewrite(("start", "black-fog", "v1", 3, {}))
+    assert start[:4] == ("start", "black-fog", "v1", 3) and set(start[4]) == {"map"}
+    assert r.rewrite(("start", "black-fog", "v1", 3, {"bogus": 1})) == ("start", "black-fog", "v1", 3, {"bogus": 1})
+    assert r.rewrite(("start", "ludo", "v1", 1, {})) == ("start", "ludo", "v1", 1, {})
+    assert r.rewrite(("apply", {"type": "roll"})) == ("apply", {"type": "roll", "face": 6})  # seed 1's first face
+    assert r.rewrite(("apply", {"type": "roll"})) == ("apply", {"type": "roll"})  # wrong phase: sent as written
+    # a 6 with four pieces in the yard: easy draws among four, so the pick the decision stream gives is sent
+    picked = r.rewrite(("request", {"op": "apply", "action": {"type": "cpu", "level": "easy"}}))
+    assert picked[1]["action"]["pick"] in range(4)
+    r.rewrite(("start", "ludo", "v1", 1, {"pieces": {"human": [5, 57, 57, 57]}}))
+    r.rewrite(("apply", {"type": "roll", "face": 2}))
+    assert r.rewrite(("apply", {"type": "cpu", "level": "easy"})) == ("apply", {"type": "cpu", "level": "easy"})
+
+
+def test_explicit_trace_leaves_counters_and_stream_rules_to_the_oracle() -> None:
+    trace = explicit_trace(load_trace(ROOT / "traces/ludo/cpu-pick.yaml"))
+    assert all("decisions" not in (s.expect or {}) for s in trace.steps)
+    assert not set(trace.rules) & STREAM_RULES
+    oracle = ExplicitChance(ReferenceDriver())
+    oracle.start("ludo", "v1", 1)
+    assert oracle.apply({"type": "roll"})["last_face"] == 6
+
+
+def test_own_random_build_conforms_with_the_capability_and_stream_rules_are_not_run(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    proc = _refimpl("verify", "--impl", OWN_RANDOM, "--game", "ludo", "--game", "black-fog", "--twice",
+                    "--perft", "2", "--json", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    doc = json.loads(out.read_text())
+    assert doc["explicit_chance"] is True
+    assert any("explicit-chance" in w and "LD-DICE-1" in w and "BF-R6" in w for w in doc["warnings"])
+    for game in doc["matrix"]:
+        for row in game["rules"]:
+            if row["rule"] in STREAM_RULES:
+                assert not any(row[k] for k in ("passed", "failed", "xfail")), row
+    assert {"trace", "determinism", "perft", "scenario"} <= {c["kind"] for c in doc["checks"]}
+
+
+def test_own_random_build_fails_without_the_capability() -> None:
+    proc = _refimpl("verify", "--impl", OWN_RANDOM + " --no-capability", "--game", "ludo", "--no-scenarios")
+    assert proc.returncode == 1, proc.stdout[-3000:]
+
+
+def test_fuzz_gives_an_own_random_build_explicit_chance(tmp_path: Path) -> None:
+    for game in ("ludo", "black-fog"):
+        proc = _refimpl("fuzz", "--impl", OWN_RANDOM, "--game", game, "--seed", "3", "--examples", "30",
+                        "--quiet", "--out", str(tmp_path))
+        assert proc.returncode == 0, proc.stdout[-3000:]
