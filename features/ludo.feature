@@ -174,7 +174,7 @@ Feature: Ludo (variant)
     And human's pieces are at 10, 10, -1, -1
 
   @LD-STACK-1 @LD-CAP-1
-  Scenario: A stack protects nothing: an enemy landing on it sends it all home
+  Scenario: A stack protects nothing: an enemy landing on it sends it all back to the yard
     Given a Ludo game with seed 1 where it is cpu3's turn:
       | seat  | pieces          |
       | human | 10, 10, 30, -1  |
@@ -274,7 +274,7 @@ Feature: Ludo (variant)
       | 4, 30, 57, 2    | 4, 30, 57, 8    | safe square over other          |
 
   @LD-CPU-2
-  Scenario: Between captures, more pieces sent home beats fewer
+  Scenario: Between captures, more pieces sent back to the yard beats fewer
     Given a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces           |
       | human | 7, 17, -1, -1    |

@@ -72,6 +72,31 @@ def _ludo_board() -> Table:
     return Table(["seat", "sits", "start square", "star square", "home column (steps)", "goal (steps)"], rows, records)
 
 
+def _ludo_streams() -> Table:
+    """Check values for the canonical streams (specs/ludo.md "The canonical streams"): seeds 0 and 1, each
+    stream's state before its first output, that output, and the first draws taken one after another."""
+    from .games import streams
+
+    b: Any = GAMES["ludo"].board
+    rows, records = [], []
+    for seed in (0, 1):
+        for stream, xor, sizes in (("dice", b.dice_xor, (6,)), ("decision", b.decisions_xor, (2, 3, 4))):
+            state = (seed ^ xor) & streams.MASK
+            first = streams.splitmix64(state)[1]
+            for n in sizes:
+                s, draws = state, []
+                for _ in range(8):
+                    s, k, _used = streams.draw(s, n)
+                    draws.append(k + 1 if stream == "dice" else k)
+                what = "a face: a number in [0, 6), plus 1" if stream == "dice" else f"a number in [0, {n})"
+                rows.append([str(seed), stream, f"`0x{state:016x}`", f"`0x{first:016x}`", what,
+                             ", ".join(map(str, draws))])
+                records.append({"seed": seed, "stream": stream, "state": state, "first_output": first, "n": n,
+                                "draws": draws})
+    return Table(["seed", "stream", "state at the start", "first output", "each draw", "the first 8 draws"],
+                 rows, records)
+
+
 def attacker_wins(difference: int) -> int:
     """Of the 36 throws of the two dice, how many the attacker wins at this base difference
     (attack base minus defence base; a tie goes to the attacker)."""
@@ -108,11 +133,65 @@ def _conquest_terrain() -> Table:
                   for name, t in terrain])
 
 
+def _conquest_map() -> Table:
+    data: Any = GAMES["conquest-king"].data
+    rows = data["map"]["terrain"]
+    return Table(["y", f"row: the letters of x = 0 to {data['map']['width'] - 1}, west to east"],
+                 [[str(y), f"`{row}`"] for y, row in enumerate(rows)],
+                 [{"y": y, "row": row} for y, row in enumerate(rows)])
+
+
+def _conquest_castles() -> Table:
+    engine: Any = GAMES["conquest-king"]
+    p = engine.p
+    out, records = [], []
+    for side in p.sides:
+        x, y = p.castles[side]
+        gates = p.gates[side]
+        first, last = max(0, x - p.deploy_columns), min(p.width - 1, x + p.deploy_columns)
+        facing = engine._default_facing(side)
+        out.append([f"`{side}`" + (" (moves first)" if p.sides[p.first] == side else ""), f"[{x}, {y}]",
+                    ", ".join(f"[{gx}, {gy}]" for gx, gy in gates), f"{first}–{last}", f"`{facing}`"])
+        records.append({"side": side, "first": p.sides[p.first] == side, "castle": [x, y],
+                        "gates": [list(g) for g in gates], "deploy_columns": [first, last], "facing": facing})
+    return Table(["side", "castle", "gate squares (beside the castle)", "deployment columns", "default facing"],
+                 out, records)
+
+
+def _conquest_lobby() -> Table:
+    lobby: Any = GAMES["conquest-king"].data["lobby"]
+    rt = lobby["realtime"]
+    spec = [("a registered side has not completed deployment (phase `deploy`)", "after it registered", "both",
+             lobby["deploy_limit"], "the game is deleted (`deleted`)"),
+            ("a game finished with a winner", "after it ended", "normal", lobby["finished_reset"],
+             "it is archived (`lobby.archived` turns `true`)"),
+            ("a game finished with a winner", "after it ended", "realtime", rt["finished_reset"],
+             "it is archived (`lobby.archived` turns `true`)"),
+            ("the first registration (phase `deploy`, `play` or `combat`)", "after it", "realtime",
+             rt["first_registration_reset"], "the game is reset (`reset`)"),
+            ("a single registration, the other side not registered", "after it", "realtime",
+             rt["lone_registration_reset"], "the game is reset (`reset`)"),
+            ("a `play` or `combat` phase", "after it began", "realtime", rt["phase_limit"],
+             "the phase ends (ruling CK-R8)")]
+    return Table(["deadline", "minutes", "field", "then"],
+                 [[what, f"{minutes:,} {when}", field, then] for what, when, field, minutes, then in spec],
+                 [{"deadline": what, "minutes": minutes, "field": field, "then": then}
+                  for what, _, field, minutes, then in spec])
+
+
 TABLES: dict[str, dict[str, Callable[[], Table]]] = {
     "conquest-king": {"dice": _conquest_dice, "units": _conquest_units, "terrain": _conquest_terrain},
     "beacon-lines": {"adjacency": _beacon_adjacency},
     "lantern-quay": {"faces": _lantern_faces},
     "ludo": {"board": _ludo_board},
+}
+
+
+# Printed in the spec only (``make specs``), not by ``refimpl tables``: its JSON output has a published schema
+# (refimpl/schemas/output/tables.schema.json) that does not list these tables.
+SPEC_TABLES: dict[str, dict[str, Callable[[], Table]]] = {
+    "conquest-king": {"map": _conquest_map, "castles": _conquest_castles, "lobby": _conquest_lobby},
+    "ludo": {"streams": _ludo_streams},
 }
 
 
@@ -151,7 +230,7 @@ BLOCK = re.compile(r"(<!-- table:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /tab
 
 def sync_spec(game: str, text_: str) -> str:
     """``text_`` with every table block of ``game``'s spec re-rendered from the data."""
-    tables = get_tables(game)
+    tables = {**get_tables(game), **SPEC_TABLES.get(ALIASES.get(game, game), {})}
 
     def fill(m: re.Match[str]) -> str:
         return m.group(1) + markdown(tables[m.group("name")]()) + m.group(4)
