@@ -10,8 +10,10 @@ from typing import Any, Sequence
 from ..games import JSON
 from .draw import Draw
 
-# Values a field of an action or a set-up should not take (or takes only at its edge).
-EDGE_VALUES: tuple[JSON, ...] = (None, -1, 0, 1.5, True, False, "", "x", [], {}, 2 ** 31, 2 ** 53, -(2 ** 63), 10 ** 6)
+# Values a field of an action or a set-up should not take (or takes only at its edge). Integers stay within
+# the range every JSON parser reads exactly, as the kit promises (specs/protocol.md "Numbers").
+EDGE_VALUES: tuple[JSON, ...] = (None, -1, 0, 1.5, True, False, "", "x", [], {}, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1),
+                                 10 ** 6)
 
 
 def _paths(value: JSON, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

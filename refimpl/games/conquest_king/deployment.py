@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from ..base import BadSetup, IllegalAction
 from .board import Board
-from .model import STEPS, State, Unit, order, set_at
+from .model import MAX_TURN, STEPS, State, Unit, order, set_at
 
 
 class Deployment(Board):
@@ -60,8 +60,8 @@ class Deployment(Board):
             if all(any(u.at == g and u.side == s and not u.hidden for u in units.values()) for g in p.gates[enemy]):
                 raise BadSetup("bad-setup", f"{s} already holds both squares beside the {enemy} castle")
         turn, side = setup.get("turn", 1), setup.get("side", p.sides[p.first])
-        if type(turn) is not int or turn < 1 or side not in p.sides:
-            raise BadSetup("bad-setup", "turn is a whole number from 1 and side a side")
+        if type(turn) is not int or not 1 <= turn <= MAX_TURN or side not in p.sides:
+            raise BadSetup("bad-setup", f"turn is a whole number from 1 to {MAX_TURN:,} and side a side")
         numbered, serials = self._numbered(tuple(units.values()))  # as a game's start numbers them (CK-R9)
         return replace(state, phase="play", units=numbered, turn=turn, side=p.sides.index(side),
                        complete=(2,) * len(p.sides), serial=serials, registered=(0,) * len(p.sides))

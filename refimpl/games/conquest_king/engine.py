@@ -76,6 +76,9 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 type(r) is not str or len(r) != p.width or set(r) - set(p.letters) for r in terrain):
             raise BadSetup("bad-setup", f"terrain must be {p.height} rows of {p.width} letters "
                                         f"from {''.join(p.letters)}")
+        for side, (cx, cy) in p.castles.items():
+            if terrain[cy][cx] == "m":  # a King could leave its castle and never come back (ruling CK-R4)
+                raise BadSetup("bad-setup", f"the {side} castle at [{cx}, {cy}] cannot be a mountain")
         field_ = setup.get("field", "normal")
         registered = setup.get("registered", list(p.sides))
         if field_ not in ("normal", "realtime") or type(registered) is not list \
@@ -131,7 +134,7 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         actions = self._legal(state)
         if observer in (None, "referee"):
             return actions
-        if observer not in self.p.sides:
+        if not isinstance(observer, str) or observer not in self.p.sides:
             raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
         if state.phase == "deploy":
             return [a for a in actions if a["side"] == observer]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..base import IllegalAction
+from ..base import SAFE_INTEGER, IllegalAction
 from .battle import Battle
 from .model import PRECEDENCE, State, set_at
 
@@ -47,6 +47,8 @@ class Lobby(Battle):
     def _wait(self, state: State, minutes: Any) -> State:
         if type(minutes) is not int or minutes < 0:
             raise IllegalAction("bad-time", f"minutes is a whole number of at least 0, got {minutes!r}")
+        if state.clock + minutes > SAFE_INTEGER:
+            raise IllegalAction("bad-time", f"the clock ({state.clock}) would pass 2^53 - 1 after {minutes} minutes")
         end = state.clock + minutes
         while True:
             due = [(t, e) for t, e in self.deadlines(state) if t <= end]

@@ -9,6 +9,7 @@ from ..base import JSON
 
 STEPS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OBSERVERS = ("referee", "sparkia", "gaias")
+MAX_TURN = 9_999  # the highest turn a set-up may begin at (chosen; specs/conquest-king.md "Start and set-up")
 PRECEDENCE = {"deleted": 0, "reset": 1, "phase-timeout": 2, "archived": 3}  # same-minute order (ruling CK-R11)
 Square = tuple[int, int]
 

@@ -14,8 +14,9 @@ class Views(Battle):
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
         """The referee sees everything. A side sees its own units, and of the enemy only units that are
         on the map and visible: nothing during deployment, never a hidden ambush."""
-        observer = observer or "referee"
-        if observer not in OBSERVERS:
+        if observer is None:
+            observer = "referee"
+        if not isinstance(observer, str) or observer not in OBSERVERS:
             raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
         p = self.p
         units = [u for u in state.units if observer in ("referee", u.side)
