@@ -6,6 +6,8 @@ Directions follow the draft's die faces (relative to the house's orientation): 1
 
 from __future__ import annotations
 
+import re
+
 Hex = tuple[int, int]
 DIRECTIONS: tuple[tuple[str, Hex], ...] = (
     ("up", (0, -1)), ("upper-right", (1, -1)), ("lower-right", (1, 0)),
@@ -58,6 +60,14 @@ def name(h: Hex) -> str:
     return f"{h[0]},{h[1]}"
 
 
+# A tile is written one way only (specs/black-fog.md, "The map and its coordinates"): q and r in ASCII decimal,
+# "-" before a negative number, "0" for zero; no "+", no leading zero, no space, no "-0", no "_".
+_TILE = re.compile(r"(0|-?[1-9][0-9]*),(0|-?[1-9][0-9]*)")
+
+
 def parse(text: str) -> Hex:
-    q, r = text.split(",")
-    return int(q), int(r)
+    """The tile a canonical name ``"q,r"`` names. Raises ValueError for any other spelling."""
+    m = _TILE.fullmatch(text)
+    if m is None:
+        raise ValueError(f"{text!r} is not a tile name \"q,r\"")
+    return int(m.group(1)), int(m.group(2))
