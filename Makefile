@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # Optional extras to install with the test tools; .ci/run adds "browser" (the HTML report's browser tests).
 EXTRAS ?= test
 
-.PHONY: run test bench mutants fuzz-power specs goldens clean
+.PHONY: run test bench mutants fuzz-power examples specs goldens clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -37,6 +37,19 @@ mutants: $(STAMP)
 ## fuzz-power: the same sample judged by default-settings fuzz: how many it finds, how fast, how short the reproducers
 fuzz-power: $(STAMP)
 	$(BIN)/refimpl mutants --judge fuzz --skip-equivalent --sample 400 --seed 1 --jobs 2 --out mutants-out
+
+## examples: the example builds' full campaign: verify with --perft 3 and --twice, both ways of chance, and
+## default fuzz of every game with seeds 1, 2 and 3 (make test runs a small fixed sample of it)
+NODE_BUILD := node examples/node-build/main.js
+examples: $(STAMP)
+	$(BIN)/refimpl verify --impl "$(NODE_BUILD)" --perft 3 --twice
+	NODE_BUILD_OWN_RANDOM=1 $(BIN)/refimpl verify --impl "$(NODE_BUILD)" --game ludo --game black-fog
+	for pair in beacon-lines:v0 beacon-lines:v1 lantern-quay:v0 lantern-quay:v1 ludo:v1 conquest-king:v1 black-fog:v1; do \
+	    for seed in 1 2 3; do \
+	        $(BIN)/refimpl fuzz --impl "$(NODE_BUILD)" --game $${pair%:*} --ruleset $${pair#*:} --seed $$seed \
+	            --quiet --out fuzz-out || exit $$?; \
+	    done; \
+	done
 
 ## goldens: rewrite the golden perft files beside the traces from the reference (review the diff)
 goldens: $(STAMP)

@@ -1,17 +1,26 @@
 #!/usr/bin/env node
 // The protocol loop: reads JSON-Lines requests from stdin and answers each, in order, with one
 // JSON line on stdout (specs/protocol.md, build protocol version 1). Games live in their own
-// modules (beacon-lines.js, lantern-quay.js); this file only keeps the current game and maps
-// requests to them. Standard output carries responses only; diagnostics go to standard error.
+// modules (one file per game, see README.md "How it is structured"); this file only keeps the current
+// game and maps requests to them. Standard output carries responses only; diagnostics go to standard error.
 'use strict';
 
 const readline = require('readline');
 
 const BUILD = { name: 'node-build', version: '0.1.0' };
 const PROTOCOL = 1;
-const CAPABILITIES = ['legal'];
+const MODULES = ['./beacon-lines', './lantern-quay', './ludo', './conquest-king', './black-fog'];
 const GAMES = {};
-for (const game of [require('./beacon-lines'), require('./lantern-quay')]) GAMES[game.NAME] = game;
+for (const path of MODULES) {
+  const game = require(path);
+  GAMES[game.NAME] = game;
+}
+
+// A game module with OWN_RANDOM draws chance from Math.random, not the spec's canonical streams (run with
+// NODE_BUILD_OWN_RANDOM=1): the build then asks the kit for every chance outcome (protocol "Chance").
+const CAPABILITIES = Object.values(GAMES).some((game) => game.OWN_RANDOM)
+  ? ['legal', 'explicit-chance']
+  : ['legal'];
 
 // The one current game: its module, what start was given (for restart), and its state.
 let current = null;
@@ -25,8 +34,23 @@ const error = (code, message) => ({ ok: false, error: { code, message } });
 const has = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
-function stateOf(cur) {
-  return { ok: true, state: cur.game.view(cur.state) };
+function stateOf(cur, observer = null) {
+  return { ok: true, state: cur.game.view(cur.state, observer) };
+}
+
+// A game with hidden information lists its players in OBSERVERS; the others ignore `observer`.
+function badObserver(game, observer) {
+  if (!game.OBSERVERS || observer === undefined || observer === null) return null;
+  if (typeof observer === 'string' && game.OBSERVERS.includes(observer)) return null;
+  return error('bad-request', `unknown observer ${JSON.stringify(observer)}`);
+}
+
+// A game module either has start(ruleset, seed, setup) -> {ok, state} | {ok: false, message}
+// (set-ups and seeds it uses), or only newGame(ruleset) (no set-up, the seed unused).
+function begin(game, ruleset, seed, setup) {
+  if (game.start) return game.start(ruleset, seed, setup);
+  if (Object.keys(setup).length > 0) return { ok: false, message: `${game.NAME} takes no set-up options` };
+  return { ok: true, state: game.newGame(ruleset) };
 }
 
 const OPS = {
@@ -52,9 +76,9 @@ const OPS = {
     if (!game) return error('unsupported', `no game ${JSON.stringify(name)}`);
     const ruleset = req.ruleset === null ? game.DEFAULT_RULESET : req.ruleset;
     if (!game.RULESETS.includes(ruleset)) return error('unsupported', `no ruleset ${JSON.stringify(ruleset)} for ${name}`);
-    if (Object.keys(setup).length > 0) return error('bad-request', `${name} takes no set-up options`);
-    // Neither game has a random set-up, so the seed is kept (for restart) but not used.
-    current = { game, ruleset, seed, setup, state: game.newGame(ruleset) };
+    const begun = begin(game, ruleset, seed, setup);
+    if (!begun.ok) return error('bad-request', begun.message);
+    current = { game, ruleset, seed, setup, state: begun.state };
     return stateOf(current);
   },
 
@@ -67,20 +91,23 @@ const OPS = {
     return stateOf(current);
   },
 
-  state() {
-    // Neither game hides anything, so every observer (and null) gets the full view.
+  state(req) {
     if (!current) return error('no-game', 'no game started');
-    return stateOf(current);
+    const refused = badObserver(current.game, req.observer);
+    if (refused) return refused;
+    return stateOf(current, req.observer ?? null);
   },
 
-  legal() {
+  legal(req) {
     if (!current) return error('no-game', 'no game started');
-    return { ok: true, actions: current.game.legal(current.state) };
+    const refused = badObserver(current.game, req.observer);
+    if (refused) return refused;
+    return { ok: true, actions: current.game.legal(current.state, req.observer ?? null) };
   },
 
   restart() {
     if (!current) return error('no-game', 'no game started');
-    current.state = current.game.newGame(current.ruleset);
+    current.state = begin(current.game, current.ruleset, current.seed, current.setup).state;
     return stateOf(current);
   },
 
