@@ -5,7 +5,8 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Optional extras to install with the test tools; .ci/run adds "browser" (the HTML report's browser tests).
+# Optional extras to install with the test tools; .ci/run adds "browser" (the HTML report's browser tests)
+# and "cluster" (campaigns on a local Dask cluster).
 EXTRAS ?= test
 
 .PHONY: run test bench mutants fuzz-power examples specs goldens clean

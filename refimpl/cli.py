@@ -13,6 +13,7 @@ import click
 
 from . import report, tables, yamlsafe
 from .driver import BuildBroke, DriverError, ReferenceDriver
+from .executor import ExecutorError
 from .exitcodes import Exit
 from .games import GAMES, BadSetup
 from .replay import MISMATCH, replay as replay_trace
@@ -22,6 +23,13 @@ from .trace import TraceError, load_traces
 def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
     click.echo(f"refimpl: {report.printable(message)}", err=True)
     sys.exit(code)
+
+
+def _cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--cluster ADDRESS``: run the jobs on a Dask cluster instead of local processes."""
+    return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
+                        help="Run the jobs on the Dask cluster whose scheduler is here (needs the 'cluster' "
+                             "extra; README 'Campaigns on a cluster'). Same results as a local run.")(func)
 
 
 def _progress_printer() -> Callable[[Any, int, int], None]:
@@ -271,9 +279,10 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 @click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_cluster_option
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
-             twice: bool, quiet: bool, fmt: str) -> None:
+             twice: bool, quiet: bool, fmt: str, cluster: str | None) -> None:
     """Send random cases to a build and to the reference and compare every answer; shrink the first
     difference to a short trace.
 
@@ -298,7 +307,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
 
     try:
         with scope():
-            result = fuzz(command, settings, out, None if quiet else progress)
+            result = fuzz(command, settings, out, None if quiet else progress, cluster)
     except KeyboardInterrupt as exc:
         word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         click.echo(f"INTERRUPTED ({word}): fuzz stopped before it finished; no reproducer was written")
@@ -309,7 +318,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
             click.echo("build stderr (last lines):\n" + "\n".join("  | " + report.printable(s)
                                                                  for s in exc.stderr_tail.splitlines()))
         sys.exit(Exit.BUILD_BROKE)
-    except DriverError as exc:
+    except (DriverError, ExecutorError) as exc:
         _fail(str(exc))
     except Exception as exc:  # noqa: BLE001 - never a traceback for the user; say what happened
         _fail(f"a bug of the kit, please report it: fuzz stopped ({type(exc).__name__}): "
@@ -370,9 +379,10 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
 @click.option("--list", "list_only", is_flag=True, help="List the sampled mutants; run nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+@_cluster_option
 def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: str, fresh: bool, timeout: float,
                 min_score: float | None, ids: tuple[str, ...], judge: str, skip_equivalent: bool, list_only: bool,
-                fmt: str, quiet: bool) -> None:
+                fmt: str, quiet: bool, cluster: str | None) -> None:
     """Measure the kit's power: serve single-point mutants of the reference engines as outside builds and
     count how many verify tells apart (killed), sees crash (broke), or misses (survived).
 
@@ -420,7 +430,9 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     try:
         with scope():
-            records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge)
+            records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge, cluster)
+    except ExecutorError as exc:
+        _fail(f"{exc}; the results so far are kept in {out}/results.jsonl")
     except KeyboardInterrupt as exc:
         word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         click.echo(f"INTERRUPTED ({word}): the results so far are kept in {out}/results.jsonl; "
@@ -483,7 +495,8 @@ def serve_cmd() -> None:
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes; the result depends only on --seed and --games.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str) -> None:
+@_cluster_option
+def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
     from .simulate import SimulateError, simulate, summary_json, summary_text
 
@@ -493,8 +506,8 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str) 
             filled = 30 * done // total
             click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games", err=True, nl=done == total)
     try:
-        summary = simulate(n, seats.split(","), seed, jobs, bar)
-    except SimulateError as exc:
+        summary = simulate(n, seats.split(","), seed, jobs, bar, cluster)
+    except (SimulateError, ExecutorError) as exc:
         _fail(str(exc))
     click.echo(report.dumps(summary_json(summary)) if fmt == "json" else summary_text(summary), nl=False)
 

@@ -1,23 +1,41 @@
 """Run many independent jobs (mutants, fuzz campaigns, simulated games) and hand back each result as it
-finishes. Local processes today; this is the one seam a cluster engine plugs into.
+finishes: in this process, in local processes (``jobs``), or on a Dask cluster (``cluster``, the address of
+a running scheduler). This is the one seam the three campaign commands share.
 
 A job is a picklable function and one picklable item; the function must not rely on anything but its
-argument, so the same job gives the same result wherever it runs.
+argument, so the same job gives the same result wherever it runs. On a cluster every worker needs the kit
+installed (and, for fuzz and mutants, the build under test on its PATH); a job lost with a worker that died
+is run again on another, so no result is lost (Dask's scheduler reschedules it, up to its
+``allowed-failures`` setting, default 3 deaths per job).
 """
 
 from __future__ import annotations
 
+import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster's scheduler before giving up
 
-def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1) -> Iterator[tuple[T, R]]:
+
+class ExecutorError(Exception):
+    """The jobs could not be run: no cluster engine installed, no scheduler at the address, or a job that
+    failed on every worker it was given to."""
+
+
+def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
+             cluster: str | None = None) -> Iterator[tuple[T, R]]:
     """``(item, fn(item))`` for every item, in the order they finish; ``jobs`` processes at once (1: in
-    this process, in order). Stopping the iteration (or Ctrl-C) cancels the jobs not yet started."""
+    this process, in order), or on the Dask cluster whose scheduler is at ``cluster``
+    (``tcp://host:port``). Stopping the iteration (or Ctrl-C) cancels the jobs not yet started. Raises
+    ExecutorError (cluster only)."""
     items = list(items)
+    if cluster:
+        yield from _on_cluster(fn, items, cluster)
+        return
     if jobs <= 1:
         for item in items:
             yield item, fn(item)
@@ -40,3 +58,35 @@ def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1) -> Iterato
                     pending[pool.submit(fn, nxt)] = nxt
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _on_cluster(fn: Callable[[T], R], items: list[T], address: str) -> Iterator[tuple[T, R]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ExecutorError("--cluster needs Dask distributed: pip install 'refimpl[cluster]' "
+                            "(or pip install distributed)") from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ExecutorError(f"no Dask scheduler answers at {address}: {exc}") from None
+    run = uuid.uuid4().hex[:8]  # keys of their own, so two runs on one cluster never share a result
+    futures: list[Any] = []
+    try:
+        index = {}
+        for i, item in enumerate(items):
+            future = client.submit(fn, item, key=f"refimpl-{run}-{i}", pure=False)
+            futures.append(future)
+            index[future.key] = item
+        for future in as_completed(futures):
+            try:
+                result = future.result()
+            except Exception as exc:
+                if type(exc).__name__ == "KilledWorker":
+                    raise ExecutorError(f"a job was lost with every worker it was given to ({exc}); "
+                                        "see the workers' logs") from None
+                raise
+            yield index[future.key], result
+    finally:
+        client.cancel(futures)
+        client.close()

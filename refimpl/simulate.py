@@ -1,17 +1,18 @@
 """``refimpl simulate ludo``: play many full games with chosen CPU levels, and tabulate win rates.
 
 Game i of a run uses the i-th output of SplitMix64 seeded with the run's seed as its game seed, so a
-run depends only on the seed and the number of games, never on how many worker processes share it.
+run depends only on the seed and the number of games, never on how many worker processes (or cluster
+workers) share it.
 Each game runs on one mutable Turn of the reference engine (the same rule code as ``apply``).
 """
 
 from __future__ import annotations
 
 import math
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from .executor import run_jobs
 from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
 from .games.streams import splitmix64
@@ -90,8 +91,10 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
 
 
 def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> Summary:
-    """Play ``games`` games; ``levels`` gives each seat's CPU level. Raises SimulateError."""
+             progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> Summary:
+    """Play ``games`` games; ``levels`` gives each seat's CPU level; ``jobs`` local processes, or the Dask
+    cluster at ``cluster``. The summary holds only counts, so it is the same whatever finishes first.
+    Raises SimulateError, or ExecutorError for a cluster that cannot run the jobs."""
     engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
     levels = tuple(levels)
     seats = engine.board.seats
@@ -104,25 +107,16 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
         raise SimulateError("games and jobs must be at least 1")
     summary = Summary(games, seed, levels, seats)
     seeds = game_seeds(seed, games)
-    size = max(1, min(2000, games // (jobs * 8) or 1))
-    chunks = [seeds[i:i + size] for i in range(0, games, size)]
+    # Chunks small enough that a cluster's workers share the load and a lost worker costs little.
+    size = max(1, min(2000, games // (max(jobs, 8 if cluster else 1) * 8) or 1))
+    chunks = [(seeds[i:i + size], levels) for i in range(0, games, size)]
     done = 0
-    if jobs == 1:
-        results: Iterable[list[tuple[str, int]]] = (_play_many((c, levels)) for c in chunks)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_play_many, [(c, levels) for c in chunks])  # in order: same totals for any J
-    try:
-        for chunk in results:
-            for result, throws in chunk:
-                summary.add(result, throws)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, games)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    for _, chunk in run_jobs(_play_many, chunks, jobs, cluster):
+        for result, throws in chunk:
+            summary.add(result, throws)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, games)
     return summary
 
 

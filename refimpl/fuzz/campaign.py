@@ -294,9 +294,11 @@ def _plain(value: Any) -> Any:
 
 
 def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
-         progress: Callable[[str], None] | None = None) -> FuzzReport:
-    """Fuzz the build started by ``command``. Raises DriverError when it does not declare the game and
-    ruleset, BuildBroke when it breaks before any case runs (at its start or ``hello``)."""
+         progress: Callable[[str], None] | None = None, cluster: str | None = None) -> FuzzReport:
+    """Fuzz the build started by ``command``; the campaigns run in local processes, or on the Dask cluster
+    at ``cluster`` (each worker starts the build itself). Raises DriverError when it does not declare the
+    game and ruleset, BuildBroke when it breaks before any case runs (at its start or ``hello``),
+    ExecutorError when the cluster cannot run the campaigns."""
     s = settings_
     engine = GAMES[s.game]
     ruleset = s.ruleset or engine.info.default_ruleset
@@ -307,11 +309,11 @@ def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
         if not driver.supports(s.game, ruleset):
             raise DriverError("unsupported", f"{report.build} does not declare {s.game} {ruleset}")
         jobs = [CampaignJob(command, s, ruleset, i) for i in range(max(1, s.jobs))]
-        if len(jobs) == 1:
+        if len(jobs) == 1 and not cluster:
             report.campaigns = [run_campaign(jobs[0], driver, progress)]
         else:
             done = []
-            for _, r in run_jobs(run_campaign, jobs, len(jobs)):
+            for _, r in run_jobs(run_campaign, jobs, len(jobs), cluster):
                 done.append(r)
                 if progress is not None:
                     progress(f"campaign {r.job} done ({len(done)}/{len(jobs)}): {r.cases} cases"

@@ -292,16 +292,17 @@ class Results:
 
 def run_campaign(sites: list[Site], out: Path, jobs: int = 1, timeout: float = 5.0, fresh: bool = False,
                  progress: Callable[[int, int, dict[str, Any]], None] | None = None,
-                 judge: str = "verify") -> list[dict[str, Any]]:
-    """Run every mutant in ``sites`` not already done (unless ``fresh``) under ``judge`` (verify or fuzz);
-    the records, in site order."""
+                 judge: str = "verify", cluster: str | None = None) -> list[dict[str, Any]]:
+    """Run every mutant in ``sites`` not already done (unless ``fresh``) under ``judge`` (verify or fuzz),
+    ``jobs`` at once in local processes or on the Dask cluster at ``cluster``; the records, in site order.
+    Raises ExecutorError when the cluster cannot run them."""
     kit = kit_fingerprint(judge)
     if fresh and (out / "results.jsonl").exists():
         (out / "results.jsonl").unlink()
     results = Results(out, kit)
     todo = [s for s in sites if results.get(s) is None]
     done = len(sites) - len(todo)
-    for job, record in run_jobs(run_mutant, [Job(s, timeout, judge) for s in todo], jobs):
+    for job, record in run_jobs(run_mutant, [Job(s, timeout, judge) for s in todo], jobs, cluster):
         site = job.site
         record.update(id=site.id, file=site.file, line=site.line, qualname=site.qualname,
                       operator=site.operator, before=site.before, after=site.after, game=game_of(site.file),
