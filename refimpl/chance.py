@@ -98,7 +98,8 @@ def explicit_trace(trace: Trace) -> Trace:
 
     steps = tuple(replace(s, expect=drop(s.expect), rules=tuple(r for r in s.rules if r not in STREAM_RULES))
                   for s in trace.steps)
-    return replace(trace, steps=steps, rules=tuple(r for r in trace.rules if r not in STREAM_RULES))
+    return replace(trace, steps=steps, start=drop(trace.start),
+                   rules=tuple(r for r in trace.rules if r not in STREAM_RULES))
 
 
 def is_explicit(driver: Any) -> bool:

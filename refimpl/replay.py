@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
-from .chance import ExplicitChance, explicit_trace, is_explicit
+from .chance import Rewriter, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .games import GAMES, JSON
 from .trace import Step, Trace
@@ -116,14 +116,17 @@ def _refused(outcome: Outcome) -> bool:
 
 
 def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
-         legal_at: Callable[[Step | None], bool] | None = None) -> tuple[list[Probe], list[Outcome]]:
+         legal_at: Callable[[Step | None], bool] | None = None,
+         rewrite: Callable[[Op], Op] | None = None) -> tuple[list[Probe], list[Outcome]]:
     """The requests that replay ``trace`` and check it, and (with an oracle) the oracle's answer to each.
 
     Without an oracle: each step's request, the views and legal list the step asks about, and a state
     request after an expected refusal (nothing may change). With one: after every accepted request,
     every player's view (games with hidden information) and the legal lists (the referee's and, with
     hidden information, each player's) when the build lists legal actions; ``legal_at`` (the fuzzer's)
-    limits the oracle's legal lists to the steps it names (None: the start).
+    limits the oracle's legal lists to the steps it names (None: the start). ``rewrite`` turns each
+    request into the one actually sent (the explicit form of chance, for an explicit-chance build), so the
+    oracle answers it and a report shows it.
     """
     info = GAMES[trace.game].info if trace.game in GAMES else None
     players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
@@ -131,6 +134,8 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     answers: list[Outcome] = []
 
     def add(probe: Probe) -> Outcome | None:
+        if rewrite is not None:
+            probe = replace(probe, op=rewrite(probe.op))
         probes.append(probe)
         if oracle is None:
             return None
@@ -376,11 +381,12 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
     Raises what ``replay`` raises; results already yielded stand.
     """
     traces = [t if ruleset is None or ruleset == t.ruleset else replace(t, ruleset=ruleset) for t in traces]
+    rewrite = None
     if is_explicit(driver):
         traces = [explicit_trace(t) for t in traces]
-        oracle = ExplicitChance(oracle) if oracle is not None else None
+        rewrite = Rewriter().rewrite  # in the order the requests are sent
     lists_legal = getattr(driver, "lists_legal", False)
-    plans = {id(t): plan(t, lists_legal, oracle) for t in traces if _not_run(t, driver) is None}
+    plans = {id(t): plan(t, lists_legal, oracle, rewrite=rewrite) for t in traces if _not_run(t, driver) is None}
     ops = [p.op for t in traces if id(t) in plans for p in plans[id(t)][0]]
     with closing(driver.batch(ops)) as outcomes:
         for trace in traces:

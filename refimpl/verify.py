@@ -289,6 +289,18 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
         run.not_run(remaining)
 
 
+def _declares_explicit_chance(command: str, timeout: float) -> bool:
+    """Whether the build declares explicit-chance in its hello (False when it does not start)."""
+    try:
+        driver = ProtocolDriver(command, timeout)
+    except BuildBroke:
+        return False
+    try:
+        return driver.explicit_chance is not None
+    finally:
+        driver.close()
+
+
 def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None, depth: int, timeout: float,
               run: _Run) -> None:
     """Check the build's legal-action lists against the golden perft counts (where it lists them)."""
@@ -495,13 +507,15 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     except KeyboardInterrupt as exc:
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         report.stopped = f"interrupted ({report.interrupted})"
+    if not selected and report.checks and not report.interrupted:
+        report.explicit_chance = _declares_explicit_chance(command, timeout)  # no trace run read its hello
     if report.explicit_chance:
         report.checks = [replace(c, rules=tuple(r for r in c.rules if r not in STREAM_RULES)) for c in report.checks]
-        shown = sorted(r for r in STREAM_RULES if not games or any(r.startswith(GAMES[g].info.rule_prefix + "-")
-                                                                    for g in games if g in GAMES))
-        report.warnings.append(f"the build draws chance from its own random source (explicit-chance): every "
-                               f"chance outcome was given explicitly, and {', '.join(shown)} (only the seeded "
-                               "streams show them) were not run")
+        shown = sorted({r for c in report.checks if c.game in GAMES for r in GAMES[c.game].info.stream_rules})
+        report.warnings.append("the build draws chance from its own random source (explicit-chance): every "
+                               "chance outcome was given explicitly"
+                               + (f", and {', '.join(shown)} (only the seeded streams show them) were not run"
+                                  if shown else ""))
     report.checks, warnings = apply_expectations(report.checks, expected)
     report.warnings += warnings
     return report
