@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .deployment import Deployment
 from .lobby import Lobby
-from .model import OBSERVERS, STEPS, Profile, State, Unit, order
-from .views import Views
+from .model import STEPS, Profile, State, Unit, order
+from .views import Views, observer_of
 
 INFO = GameInfo(
     name="conquest-king",
@@ -132,10 +132,9 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         (``observer``) gets its own: its deployment, or its phase's moves when it is the side to move;
         never the dice, which are chance (CK-HIDE-1)."""
         actions = self._legal(state)
-        if observer in (None, "referee"):
+        observer = observer_of(observer)
+        if observer == "referee":
             return actions
-        if not isinstance(observer, str) or observer not in self.p.sides:
-            raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
         if state.phase == "deploy":
             return [a for a in actions if a["side"] == observer]
         return actions if state.phase == "play" and self.p.sides[state.side] == observer else []

@@ -10,14 +10,21 @@ from .battle import Battle
 from .model import OBSERVERS, State, public
 
 
+def observer_of(observer: object) -> str:
+    """The observer a request names: ``None`` is the referee. Raises IllegalAction ``unknown-observer`` for
+    anything but ``None`` and the names in OBSERVERS (``""`` and ``0`` included)."""
+    if observer is None:
+        return "referee"
+    if not isinstance(observer, str) or observer not in OBSERVERS:
+        raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
+    return observer
+
+
 class Views(Battle):
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
         """The referee sees everything. A side sees its own units, and of the enemy only units that are
         on the map and visible: nothing during deployment, never a hidden ambush."""
-        if observer is None:
-            observer = "referee"
-        if not isinstance(observer, str) or observer not in OBSERVERS:
-            raise IllegalAction("unknown-observer", f"observers are {', '.join(OBSERVERS)}")
+        observer = observer_of(observer)
         p = self.p
         units = [u for u in state.units if observer in ("referee", u.side)
                  or (state.phase != "deploy" and not u.hidden)]
