@@ -24,7 +24,7 @@ run: $(STAMP)
 
 ## test: the full test suite (unit, property, Gherkin features, wrong builds)
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 ## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
 bench: $(STAMP)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,20 +13,14 @@ from pathlib import Path
 import pytest
 
 from refimpl.games import GAMES
+from tests.node import missing_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_BUILD = f"node {ROOT / 'examples/node-build/main.js'}"
 
 
-def _node_major() -> int:
-    if shutil.which("node") is None:
-        return 0
-    out = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    return int(out.lstrip("v").split(".")[0]) if out.startswith("v") else 0
-
-
-pytestmark = pytest.mark.skipif(_node_major() < 18, reason="Node.js 18 or later is not on PATH: the example "
-                                 "builds are JavaScript (.ci/run installs it)")
+pytestmark = pytest.mark.skipif(missing_reason("the example build") is not None,
+                                reason=missing_reason("the example build") or "")
 
 
 def _refimpl(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

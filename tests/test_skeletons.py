@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import select
-import shutil
 import subprocess
 import sys
 from importlib import resources
@@ -15,6 +14,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+
+from tests.node import missing_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 SKELETONS = {
@@ -29,8 +30,8 @@ Request = dict[str, Any] | str
 
 @pytest.fixture(params=sorted(SKELETONS))
 def command(request: pytest.FixtureRequest) -> list[str]:
-    if request.param == "js" and shutil.which("node") is None:
-        pytest.skip("node is not on PATH: the JavaScript skeleton needs Node.js 20 or later")
+    if request.param == "js" and missing_reason("the skeleton") is not None:
+        pytest.skip(missing_reason("the skeleton") or "")
     return SKELETONS[request.param]
 
 
