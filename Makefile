@@ -28,7 +28,7 @@ test: $(STAMP)
 
 ## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test,bench,cluster]'
 	$(BIN)/python bench/run.py
 
 ## mutants: the power meter on the sample of 400 (seed 1) the README reports; resumes from mutants-out/
