@@ -61,7 +61,7 @@ class OwnRandom(Session):
             return {**action, "pick": CHANCE.randrange(len(cpu.candidates(self.game, state, action["level"])))}
         if name == "black-fog" and kind == "fog" and "tiles" not in action and self.game.pending(state) == "fog":
             eligible = self.game._fog_eligible(state)
-            chosen = CHANCE.sample(eligible, self.game._fog_count(state))
+            chosen = CHANCE.sample(eligible, self.game._fog_want(eligible))
             return {**action, "tiles": [f"{q},{r}" for q, r in chosen]}
         return action
 

@@ -295,11 +295,12 @@ class BlackFog(Game[State, dict]):
 
     def explicit(self, state: State, action: dict) -> dict:
         """A seeded throw with the face the stream gives next; a seeded fog with the tiles it draws."""
-        need = self.pending(state) if state.phase != "over" else None
+        need = self.pending(state)
         if action["type"] == "roll" and action.get("face") is None and need == "roll":
-            return {"type": "roll", "face": streams.draw(state.stream, 6)[1] + 1}
+            return {"type": "roll", "face": self._seeded_face(state)[1]}
         if action["type"] == "fog" and action.get("tiles") is None and need == "fog":
-            _, chosen = self._pick(state, self._fog_eligible(state), self._fog_count(state))
+            eligible = self._fog_eligible(state)
+            _, chosen = self._pick(state, eligible, self._fog_want(eligible))
             return {"type": "fog", "tiles": [hexes.name(t) for t in chosen]}
         return action
 
@@ -500,8 +501,7 @@ class BlackFog(Game[State, dict]):
 
     def _roll(self, state: State, face: Any) -> State:
         if face is None:
-            stream, k, used = streams.draw(state.stream, 6)
-            state, face = replace(state, stream=stream, draws=state.draws + used), k + 1
+            state, face = self._seeded_face(state)
         elif type(face) is not int or not 1 <= face <= 6:
             raise IllegalAction("bad-face", f"a die shows 1 to 6, got {face!r}")
         animal = self._moving(state)
@@ -531,7 +531,7 @@ class BlackFog(Game[State, dict]):
     def _appear(self, state: State, tiles: Any) -> State:
         ring = int(self.data["fog_appears"][state.round])
         eligible = self._fog_eligible(state)
-        want = self._fog_count(state)
+        want = self._fog_want(eligible)
         if tiles is None:
             state, chosen = self._pick(state, eligible, want)
         else:
@@ -549,8 +549,14 @@ class BlackFog(Game[State, dict]):
         ring = int(self.data["fog_appears"][state.round])
         return [t for t in hexes.ring(ring) if t not in state.apple and t not in state.withered and t not in state.fog]
 
-    def _fog_count(self, state: State) -> int:
-        return min(int(self.data["fog_tiles"]), len(self._fog_eligible(state)))
+    def _fog_want(self, eligible: list[Hex]) -> int:
+        """How many tiles the fog takes: the profile's number, or every eligible tile when fewer are left."""
+        return min(int(self.data["fog_tiles"]), len(eligible))
+
+    def _seeded_face(self, state: State) -> tuple[State, int]:
+        """The state after the stream throws a die, and its face."""
+        stream, k, used = streams.draw(state.stream, 6)
+        return replace(state, stream=stream, draws=state.draws + used), k + 1
 
     def _spread(self, state: State) -> State:
         """Fog spreads one tile from every fog tile: a healthy tree withers instead, a withered tree is taken."""

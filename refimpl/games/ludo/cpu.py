@@ -82,6 +82,12 @@ def candidates(game: "Ludo", pos: Position, level: str) -> list[int]:
     return [p for p in pieces if score[p] == best]
 
 
+def seeded_pick(game: "Ludo", pos: Position, level: str) -> int | None:
+    """The pick the decision stream gives ``level`` here (ruling LD-R14), or None when it draws nothing."""
+    among = candidates(game, pos, level)
+    return streams.draw(pos.choice_state, len(among))[1] if len(among) > 1 else None
+
+
 def choose(game: "Ludo", pos: Position, level: str, pick: int | None = None) -> tuple[int, int, int]:
     """(piece, decision-stream outputs used, decision stream state after) for ``level``.
 

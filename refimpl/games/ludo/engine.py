@@ -248,9 +248,9 @@ class Ludo(Game[State, Action]):
         if type(action) is Roll and action.face is None and state.phase == "roll":
             return Roll(streams.next_face(state.dice_state)[1])
         if type(action) is Cpu and action.pick is None and state.phase == "move" and action.level in LEVELS:
-            among = cpu.candidates(self, state, action.level)
-            if len(among) > 1:
-                return Cpu(action.level, streams.draw(state.choice_state, len(among))[1])
+            pick = cpu.seeded_pick(self, state, action.level)
+            if pick is not None:
+                return Cpu(action.level, pick)
         return action
 
     def apply(self, state: State, action: Action) -> State:
