@@ -26,7 +26,7 @@ from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_r
                      request)
 from .games import JSON
 
-from . import PROTOCOL_VERSION, processes
+from . import PROTOCOL_VERSION, jsonio, processes
 MAX_LINE = 1 << 20  # bytes in one response line
 DEFAULT_TIMEOUT = 5.0
 _SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
@@ -150,8 +150,9 @@ class BuildProcess:
 
     # --- talking -------------------------------------------------------------------------------
     def send(self, message: Mapping[str, JSON]) -> None:
+        waiting = bool(self._pending)  # the pipe was full at the last try: the pump writes when it has room
         self._pending += (json.dumps(message, separators=(",", ":")) + "\n").encode()
-        if not self._in_closed:
+        if not self._in_closed and not waiting:
             self._write_some()
 
     def _broke(self, cause: str, message: str) -> BuildBroke:
@@ -202,7 +203,7 @@ class BuildProcess:
             raise BuildBroke("closed", f"the kit closed the build before reading answer {expected_id}")
         line = self._next_line(expected_id)
         try:
-            message = json.loads(line)
+            message = jsonio.loads(line)
         except RecursionError:
             raise self._broke("bad-response", f"response {expected_id} is JSON nested too deeply to read: "
                               f"{_clip(line)}") from None

@@ -20,6 +20,7 @@ from .compare import Difference, differences, every_whole_difference, first_diff
 from .chance import Rewriter, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .games import GAMES, JSON
+from . import jsonio
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
@@ -172,7 +173,7 @@ def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") ->
     """Legal actions compared as sets; the difference names what is missing and what is extra."""
     if not isinstance(listed, list):
         return Difference(path, "a list of actions", _show_outcome(listed))
-    if len(listed) == len(expected) and json.dumps(listed) == json.dumps(expected):
+    if len(listed) == len(expected) and jsonio.dumps(listed) == jsonio.dumps(expected):
         return None  # the same list in the same order (most builds): no need to compare action by action
     key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
     ours, theirs = {key(a) for a in expected}, {key(a) for a in listed}

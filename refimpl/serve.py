@@ -6,12 +6,11 @@ flush. ``engines`` swaps in other engine objects (the deliberately wrong builds 
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Callable, Mapping, TextIO
 
 from .games import GAMES, Game, RuleViolation
-from . import PROTOCOL_VERSION
+from . import PROTOCOL_VERSION, jsonio
 
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
 MAX_DEPTH = 64  # a request nested deeper is bad-request (specs/protocol.md)
@@ -28,12 +27,27 @@ class RequestError(Exception):
 class Session:
     """One connection: the engines on offer and the game in progress."""
 
-    def __init__(self, engines: Mapping[str, Game[Any, Any]], name: str) -> None:
+    def __init__(self, engines: Mapping[str, Game[Any, Any]], name: str, reuse_views: bool = False) -> None:
         self.engines, self.name = dict(engines), name
         self.game: Game[Any, Any] | None = None
         self.state: Any = None
         self.quitting = False
         self.started: tuple[Any, ...] = ()
+        # With reuse_views (refimpl serve, where an answer is written and forgotten), the latest view is kept and
+        # answered again while the state is the same object: states are immutable values, so a state request
+        # after a rejection, or a second one, costs no rendering. Off for callers that keep the views they get.
+        self.reuse_views = reuse_views
+        self._shown: tuple[Any, Any, dict[str, Any]] | None = None  # (state, observer, its view)
+
+    def _view(self, observer: Any = None) -> dict[str, Any]:
+        """The current state's view for ``observer``. Raises RuleViolation for an observer the game refuses."""
+        shown = self._shown
+        if shown is not None and shown[0] is self.state and shown[1] == observer and type(shown[1]) is type(observer):
+            return shown[2]
+        view = self.current().view(self.state, observer)
+        if self.reuse_views:
+            self._shown = (self.state, observer, view)
+        return view
 
     def current(self) -> Game[Any, Any]:
         if self.game is None:
@@ -67,7 +81,7 @@ class Session:
         except RuleViolation as exc:
             raise RequestError("bad-request", exc.message) from None
         self.game, self.started = engine, started
-        return {"state": engine.view(self.state)}
+        return {"state": self._view()}
 
     def apply(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
@@ -75,11 +89,11 @@ class Session:
             self.state = engine.apply(self.state, engine.parse_action(_field(req, "action")))
         except RuleViolation as exc:
             return {"ok": False, "rejected": {"code": exc.code, "message": _clip(exc.message)}}
-        return {"state": engine.view(self.state)}
+        return {"state": self._view()}
 
     def view(self, req: dict[str, Any]) -> dict[str, Any]:
         try:
-            return {"state": self.current().view(self.state, req.get("observer"))}
+            return {"state": self._view(req.get("observer"))}
         except RuleViolation as exc:
             raise RequestError("bad-request", exc.message) from None
 
@@ -94,7 +108,7 @@ class Session:
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
         self.state = engine.new_state(*self.started)  # same ruleset, seed and set-up as start
-        return {"state": engine.view(self.state)}
+        return {"state": self._view()}
 
     def quit(self, req: dict[str, Any]) -> dict[str, Any]:
         self.quitting = True
@@ -106,14 +120,15 @@ class Session:
     def answer(self, line: str) -> dict[str, Any]:
         """The response to one request line (never raises)."""
         try:
-            req = json.loads(line)
+            req = jsonio.loads(line)
         except RecursionError:
             return _error(None, "bad-request", f"JSON nested more than {MAX_DEPTH} deep")
         except ValueError:
             return _error(None, "bad-request", "not JSON")
         if not isinstance(req, dict):
             return _error(None, "bad-request", "a request is a JSON object")
-        if _depth(req) > MAX_DEPTH:
+        # Nesting needs an opening bracket per level: only a line with more than MAX_DEPTH of them is measured.
+        if line.count("[") + line.count("{") > MAX_DEPTH and _depth(req) > MAX_DEPTH:
             rid = req.get("id")
             return _error(rid if type(rid) is int else None, "bad-request", f"JSON nested more than {MAX_DEPTH} deep")
         return self.handle(req)
@@ -171,7 +186,7 @@ def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] |
     Each answer is written (flushed) as soon as it is ready; requests are read in whatever chunks
     have arrived, since the kit may pipeline them.
     """
-    session = session_class(GAMES if engines is None else engines, name)
+    session = session_class(GAMES if engines is None else engines, name, reuse_views=True)
     read, write = _chunks(stdin), _writer(stdout)
     pending = b""
     while chunk := read():
@@ -179,7 +194,7 @@ def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] |
         for line in lines:
             if line.strip():
                 answer = session.answer(line.decode("utf-8", "replace"))
-                write((json.dumps(answer, separators=(",", ":")) + "\n").encode())
+                write(jsonio.dumps(answer) + b"\n")
             if session.quitting:
                 return
 
