@@ -96,3 +96,30 @@ def test_reference_views_fit_the_published_view_schemas(case: tuple[str, Any]) -
     errors = list(VIEWS[game].iter_errors(view))
     assert not errors, errors[0].message
     assert list(view) == list(VIEWS[game].schema["required"]), "views keep the documented key order"
+
+
+def test_serve_answers_every_state_request_with_the_view_of_the_state_and_observer_asked() -> None:
+    """refimpl serve keeps the latest view and answers it again while the state is the same object: a state
+    request after a rejection, for another observer, or after a move must still get its own view."""
+    import io
+
+    from refimpl.serve import serve
+
+    engine = GAMES["conquest-king"]
+    start = engine.new_state("v1", 1, {})
+    first = engine.legal_actions(start)[0]
+    moved = engine.apply(start, first)
+    requests = [{"op": "start", "game": "conquest-king", "ruleset": "v1", "seed": 1, "setup": {}},
+                {"op": "state"}, {"op": "state", "observer": "sparkia"}, {"op": "state", "observer": "gaias"},
+                {"op": "apply", "action": {"type": "no-such-action"}}, {"op": "state", "observer": None},
+                {"op": "apply", "action": engine.action_json(first)}, {"op": "state"},
+                {"op": "state", "observer": "gaias"}]
+    out = io.StringIO()
+    serve(io.StringIO("".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(requests))), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    expected = {1: engine.view(start), 2: engine.view(start, "sparkia"), 3: engine.view(start, "gaias"),
+                5: engine.view(start), 7: engine.view(moved), 8: engine.view(moved, "gaias")}
+    assert answers[4]["ok"] is False and "rejected" in answers[4]
+    assert answers[6]["state"] == engine.view(moved) != engine.view(start)
+    for i, view in expected.items():
+        assert answers[i]["state"] == view, i
