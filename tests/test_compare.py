@@ -32,3 +32,55 @@ def test_all_differences_in_expected_order() -> None:
 
 def test_project_keeps_only_what_was_expected() -> None:
     assert project({"scores": {"red": 0}}, {"scores": {"red": 2, "blue": 1}, "round": 2}) == {"scores": {"red": 2}}
+
+
+# --- the quick check agrees with the full comparison ----------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from refimpl.compare import matches  # noqa: E402
+
+# Scalars that JSON tells apart but Python's == does not (True == 1 == 1.0), and look-alikes.
+_scalars = st.sampled_from([0, 1, 2, -1, 0.0, 1.0, 1.5, True, False, None, "", "a", "1", "true"])
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_values, _values)
+def test_matches_is_true_exactly_when_there_is_no_difference(expected: object, actual: object) -> None:
+    assert matches(expected, actual) is (next(differences(expected, actual), None) is None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_values)
+def test_a_value_matches_itself_and_any_superset_of_its_keys(value: object) -> None:
+    assert matches(value, value)
+    if isinstance(value, dict):
+        assert matches(value, {**value, "extra": [True]})
+        if value:
+            assert not matches({**value, "extra": 1}, value)
+
+
+from refimpl.compare import identical, whole_difference  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(_values, _values)
+def test_identical_is_a_quick_yes_only_for_values_without_any_difference(a: object, b: object) -> None:
+    if identical(a, b):
+        assert next(differences(a, b), None) is None and next(differences(b, a), None) is None
+    assert (whole_difference(a, b) is None) is (next(differences(a, b), None) is None
+                                                 and next(differences(b, a), None) is None)
+
+
+def test_identical_tells_null_from_nan_and_true_from_one() -> None:
+    import copy
+
+    view = {"a": [1, True, None, "x"], "b": {"c": 0.5}}
+    assert identical(view, copy.deepcopy(view))
+    assert not identical({"a": None}, {"a": float("nan")})  # orjson writes both as null
+    assert not identical({"a": 1}, {"a": True}) and not identical({"a": [0]}, {"a": [False]})
+    assert not identical({"a": 2 ** 70}, {"a": 2 ** 70})  # orjson cannot write it: compared field by field
+    assert whole_difference({"a": 2 ** 70}, {"a": 2 ** 70}) is None
+    assert whole_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # key order is not a difference
