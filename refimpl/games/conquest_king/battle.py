@@ -3,12 +3,13 @@ the victory check (rulings CK-R5, CK-R6, CK-R10)."""
 
 from __future__ import annotations
 
+import functools
 import heapq
-from dataclasses import replace
 
-from ..base import IllegalAction
+from ..base import IllegalAction, evolve
 from .board import Board
-from .model import STEPS, Fight, State, Unit, adjacent, direction, order
+from .model import STEPS, Fight, Square, State, Unit, adjacent, direction, order
+
 
 
 class Battle(Board):
@@ -22,37 +23,39 @@ class Battle(Board):
             raise IllegalAction("no-unit", f"{side} has no unit at {at}")
         return unit
 
-    def _reachable(self, state: State, unit: Unit) -> dict[tuple[int, int], int]:
+    def _reachable(self, state: State, unit: Unit) -> dict[Square, int]:
         """Squares the unit may end its move on, with their cost (Dijkstra over entering costs).
 
         Only visible units count (ruling CK-R5): it may pass its own, never a visible enemy, a mountain or a
         castle (its own castle only for its own King), and may stop only where no visible unit stands. A
         hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
-        p = self.p
-        budget = p.units[unit.kind]["move"]
-        visible = {u.at: u for u in state.units if u.id != unit.id and not u.hidden}
-        best: dict[tuple[int, int], int] = {unit.at: 0}
+        budget = self.p.units[unit.kind]["move"]
+        own_castle = self.p.castles.get(unit.side) if unit.kind == "king" else None
+        closed = {castle for castle in self.p.castles.values() if castle != own_castle}
+        closed.update(u.at for u in state.units if not u.hidden and u.side != unit.side)  # visible enemies
+        friends = {u.at for u in state.units if not u.hidden and u.side == unit.side and u.id != unit.id}
+        entries = self._entries(state.terrain)
+        best: dict[Square, int] = {unit.at: 0}
         queue = [(0, unit.at)]
         while queue:
             cost, at = heapq.heappop(queue)
-            if cost > best.get(at, 1 << 30):
-                continue
-            for dx, dy in STEPS.values():
-                nxt = (at[0] + dx, at[1] + dy)
-                if not self._on_map(nxt) or not self._enterable(unit, nxt, visible.get(nxt)):
-                    continue
-                step = p.cost[self.terrain_at(state, nxt)]
-                if step is None or cost + step > budget or cost + step >= best.get(nxt, 1 << 30):
-                    continue
-                best[nxt] = cost + step
-                heapq.heappush(queue, (cost + step, nxt))
-        return {at: c for at, c in best.items() if at == unit.at or at not in visible}
+            if cost > best[at]:
+                continue  # a stale entry: the square was reached more cheaply since
+            for nxt, step in entries[at]:
+                total = cost + step
+                if total <= budget and nxt not in closed and (nxt not in best or total < best[nxt]):
+                    best[nxt] = total
+                    heapq.heappush(queue, (total, nxt))
+        return {at: c for at, c in best.items() if at == unit.at or at not in friends}
 
-    def _enterable(self, unit: Unit, at: tuple[int, int], there: Unit | None) -> bool:
-        for side, castle in self.p.castles.items():
-            if at == castle and not (unit.kind == "king" and unit.side == side):
-                return False
-        return there is None or there.side == unit.side
+    @functools.lru_cache(maxsize=16)
+    def _entries(self, terrain: tuple[str, ...]) -> dict[Square, tuple[tuple[Square, int], ...]]:
+        """For every square of a map with ``terrain``, the neighbours a unit may enter and what entering each
+        costs (mountains left out): the table every movement search of that map walks."""
+        p = self.p
+        cost = {(x, y): p.cost[p.letters[terrain[y][x]]] for y in range(p.height) for x in range(p.width)}
+        return {at: tuple((nxt, cost[nxt]) for nxt in ((at[0] + dx, at[1] + dy) for dx, dy in STEPS.values())
+                          if nxt in cost and cost[nxt] is not None) for at in cost}
 
     def _move(self, state: State, a: dict) -> State:
         lurking = self.unit_at(state, tuple(a["from"]), hidden=True)
@@ -74,14 +77,14 @@ class Battle(Board):
             target = self.unit_at(state, faced) if faced else None
             if target is None or target.side == unit.side or target.hidden:
                 raise IllegalAction("no-target", f"no visible enemy in front of {list(to)} facing {facing}")
-        moved = replace(unit, at=to, facing=facing, moved=True)
+        moved = evolve(unit, at=to, facing=facing, moved=True)
         enemy_ambush = next((u for u in state.units if u.hidden and u.side != unit.side), None)
         units = [u for u in state.units if u.id != unit.id]
         fights: list[Fight] = []
         if enemy_ambush is not None and enemy_ambush.at == to:
             # Stopping on the ambush: the mover is destroyed unconditionally and the ambush appears.
-            units = [replace(u, hidden=False) if u.id == enemy_ambush.id else u for u in units]
-            state = replace(state, units=tuple(sorted(units, key=order)),
+            units = [evolve(u, hidden=False) if u.id == enemy_ambush.id else u for u in units]
+            state = evolve(state, units=tuple(sorted(units, key=order)),
                             last_combat=(("kind", "ambush-square"), ("destroyed", [unit.id])))
             return self._after(state)
         units.append(moved)
@@ -89,12 +92,12 @@ class Battle(Board):
                 and not any(u.at == enemy_ambush.at for u in units if u.id != enemy_ambush.id):
             # (never while a friend stands on its square) The ambush appears, facing the intruder, and attacks it.
             facing_it = direction(enemy_ambush.at, to)
-            units = [replace(u, hidden=False, facing=facing_it) if u.id == enemy_ambush.id else u for u in units]
+            units = [evolve(u, hidden=False, facing=facing_it) if u.id == enemy_ambush.id else u for u in units]
             fights.append(Fight("ambush", enemy_ambush.id, unit.id))
         if target is not None:
             fights.append(Fight("attack", unit.id, target.id))
-        state = replace(state, units=tuple(sorted(units, key=order)), fights=tuple(fights))
-        return replace(state, phase="combat") if fights else self._after(state)
+        state = evolve(state, units=tuple(sorted(units, key=order)), fights=tuple(fights))
+        return evolve(state, phase="combat") if fights else self._after(state)
 
     def _triggers(self, ambush: tuple[int, int], before: tuple[int, int], after: tuple[int, int]) -> bool:
         """Whether a move from ``before`` to ``after`` makes the ambush on ``ambush`` appear: it ends adjacent
@@ -110,8 +113,8 @@ class Battle(Board):
         unit = self._mover(state, a["at"], hidden=True)
         if self.unit_at(state, unit.at) is not None:
             raise IllegalAction("square-occupied", "a friend stands on the ambush's square; move it off first")
-        units = tuple(replace(u, hidden=False, moved=False) if u.id == unit.id else u for u in state.units)
-        return self._after(replace(state, units=units))  # an ambush appearing on a gate square may win (CK-R10)
+        units = tuple(evolve(u, hidden=False, moved=False) if u.id == unit.id else u for u in state.units)
+        return self._after(evolve(state, units=units))  # an ambush appearing on a gate square may win (CK-R10)
 
     def _end_phase(self, state: State, a: dict) -> State:
         if state.phase != "play":
@@ -122,8 +125,8 @@ class Battle(Board):
         p = self.p
         side = (state.side + 1) % len(p.sides)
         turn = state.turn + (1 if side == p.first else 0)
-        units = tuple(replace(u, moved=False) if u.side == p.sides[side] else u for u in state.units)
-        return replace(state, side=side, turn=turn, units=units, phase_started=state.clock)
+        units = tuple(evolve(u, moved=False) if u.side == p.sides[side] else u for u in state.units)
+        return evolve(state, side=side, turn=turn, units=units, phase_started=state.clock)
 
     def participants(self, state: State, fight: Fight) -> tuple[list[Unit], Unit]:
         """(attacking units, the striking one first, then every own unit beside the target facing it; target)."""
@@ -168,8 +171,8 @@ class Battle(Board):
                   ("totals", [attack + rolls[0], defence + rolls[1]]),
                   ("winner", "attacker" if attacker_wins else "defender"), ("destroyed", [loser]))
         rest = tuple(f for f in state.fights[1:] if f.attacker != loser and f.target != loser)
-        state = replace(state, units=units, fights=rest, last_combat=report)
-        return state if rest else self._after(replace(state, phase="play"))
+        state = evolve(state, units=units, fights=rest, last_combat=report)
+        return state if rest else self._after(evolve(state, phase="play"))
 
     def _after(self, state: State) -> State:
         """Check both victory conditions after a move or a combat has been resolved."""
@@ -186,4 +189,4 @@ class Battle(Board):
         return state
 
     def _finish(self, state: State, winner: str | None, how: str) -> State:
-        return replace(state, phase="over", fights=(), result=(winner, how), finished_at=state.clock)
+        return evolve(state, phase="over", fights=(), result=(winner, how), finished_at=state.clock)

@@ -3,10 +3,10 @@ completing in two steps; and the set-up positions scenarios start play from."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
 from typing import Any, Mapping
 
-from ..base import BadSetup, IllegalAction
+from ..base import BadSetup, IllegalAction, evolve
 from .board import Board
 from .model import MAX_TURN, STEPS, State, Unit, order, set_at
 
@@ -63,7 +63,7 @@ class Deployment(Board):
         if type(turn) is not int or not 1 <= turn <= MAX_TURN or side not in p.sides:
             raise BadSetup("bad-setup", f"turn is a whole number from 1 to {MAX_TURN:,} and side a side")
         numbered, serials = self._numbered(tuple(units.values()))  # as a game's start numbers them (CK-R9)
-        return replace(state, phase="play", units=numbered, turn=turn, side=p.sides.index(side),
+        return evolve(state, phase="play", units=numbered, turn=turn, side=p.sides.index(side),
                        complete=(2,) * len(p.sides), serial=serials, registered=(0,) * len(p.sides))
 
     def setup_of(self, state: State) -> dict[str, Any] | None:
@@ -79,13 +79,20 @@ class Deployment(Board):
                 "side": self.p.sides[state.side]}
 
     def _deploy_squares(self, state: State, side: str) -> list[tuple[int, int]]:
+        """The squares ``side`` may place a unit on now: its deployment area less the squares units stand on."""
+        taken = {u.at for u in state.units if not u.hidden}
+        return [at for at in self._deploy_area(state.terrain, side) if at not in taken]
+
+    @functools.lru_cache(maxsize=16)
+    def _deploy_area(self, terrain: tuple[str, ...], side: str) -> tuple[tuple[int, int], ...]:
+        """The passable squares within the deployment columns of ``side``'s castle, no castle among them, row
+        by row: the same for every deployment on a map with ``terrain``."""
         p = self.p
         cx = p.castles[side][0]
         castles = set(p.castles.values())
-        taken = {u.at for u in state.units if not u.hidden}
-        return [(x, y) for y in range(p.height) for x in range(p.width)
-                if abs(x - cx) <= p.deploy_columns and (x, y) not in castles
-                and p.cost[self.terrain_at(state, (x, y))] is not None and (x, y) not in taken]
+        return tuple((x, y) for y in range(p.height) for x in range(p.width)
+                     if abs(x - cx) <= p.deploy_columns and (x, y) not in castles
+                     and p.cost[p.letters[terrain[y][x]]] is not None)
 
     def _deploying(self, state: State, side: str) -> int:
         if side not in self.p.sides:
@@ -118,7 +125,7 @@ class Deployment(Board):
             raise IllegalAction("bad-facing", f"facing is one of n, e, s, w; got {facing!r}")
         serial = set_at(state.serial, s, state.serial[s] + 1)
         unit = Unit(f"{side}-{serial[s]}", side, kind, at, facing, False, False, ambush)
-        return replace(state, units=tuple(sorted(state.units + (unit,), key=order)),
+        return evolve(state, units=tuple(sorted(state.units + (unit,), key=order)),
                        gold=set_at(state.gold, s, state.gold[s] - price), serial=serial,
                        complete=set_at(state.complete, s, 0))
 
@@ -128,16 +135,16 @@ class Deployment(Board):
         unit = self.unit_at(state, tuple(a["at"]))
         if unit is None or unit.side != side or unit.kind == "king":
             raise IllegalAction("no-unit", f"{side} has no placed unit at {a['at']}")
-        return replace(state, units=tuple(u for u in state.units if u is not unit),
+        return evolve(state, units=tuple(u for u in state.units if u is not unit),
                        gold=set_at(state.gold, s, state.gold[s] + self.p.units[unit.kind]["price"]),
                        complete=set_at(state.complete, s, 0))
 
     def _complete(self, state: State, a: dict) -> State:
         s = self._deploying(state, a["side"])
-        state = replace(state, complete=set_at(state.complete, s, state.complete[s] + 1))
+        state = evolve(state, complete=set_at(state.complete, s, state.complete[s] + 1))
         if all(c == 2 for c in state.complete):  # both deployed: the game starts, ambushes vanish
-            units, serial = self._numbered(tuple(replace(u, hidden=u.ambush) for u in state.units))
-            state = replace(state, phase="play", units=units, serial=serial, phase_started=state.clock)
+            units, serial = self._numbered(tuple(evolve(u, hidden=u.ambush) for u in state.units))
+            state = evolve(state, phase="play", units=units, serial=serial, phase_started=state.clock)
         return state
 
     def _numbered(self, units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[int, ...]]:
@@ -148,6 +155,6 @@ class Deployment(Board):
         serial: list[int] = []
         for side in self.p.sides:
             mine = sorted((u for u in units if u.side == side and u.kind != "king"), key=lambda u: (u.ambush, order(u)))
-            out += [replace(u, id=f"{side}-{n}") for n, u in enumerate(mine, 1)]
+            out += [evolve(u, id=f"{side}-{n}") for n, u in enumerate(mine, 1)]
             serial.append(len(mine))
         return tuple(sorted(out, key=order)), tuple(serial)

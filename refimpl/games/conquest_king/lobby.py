@@ -3,10 +3,9 @@ time passes by ``wait`` actions (ruling CK-R11)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from ..base import SAFE_INTEGER, IllegalAction
+from ..base import SAFE_INTEGER, IllegalAction, evolve
 from .battle import Battle
 from .model import PRECEDENCE, State, set_at
 
@@ -20,7 +19,7 @@ class Lobby(Battle):
             raise IllegalAction("game-over", "the game is over")
         if state.registered[s] is not None:
             raise IllegalAction("already-registered", f"{side} is already registered")
-        return replace(state, registered=set_at(state.registered, s, state.clock))
+        return evolve(state, registered=set_at(state.registered, s, state.clock))
 
     def deadlines(self, state: State) -> list[tuple[int, str]]:
         """The lobby events still to come, as (minute, event), earliest first (seed §3)."""
@@ -53,12 +52,12 @@ class Lobby(Battle):
         while True:
             due = [(t, e) for t, e in self.deadlines(state) if t <= end]
             if not due:
-                return replace(state, clock=end)
+                return evolve(state, clock=end)
             when, event = due[0]
-            state = replace(state, clock=when)
+            state = evolve(state, clock=when)
             if event == "archived":
-                state = replace(state, archived=True)
+                state = evolve(state, archived=True)
             elif event == "phase-timeout":  # the phase ends as if its side had finished it (ruling CK-R8)
-                state = self._after(self._next_phase(replace(state, phase="play", fights=())))
+                state = self._after(self._next_phase(evolve(state, phase="play", fights=())))
             else:
                 state = self._finish(state, None, event)
