@@ -9,11 +9,12 @@ seeded stream (SplitMix64, as in specs/ludo.md). Every open number lives in data
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .. import streams
-from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve
 from . import hexes
 from .hexes import Hex
 
@@ -98,6 +99,12 @@ class BlackFog(Game[State, dict]):
         self.rings = int(data["rings"])
         self.tiles = frozenset(h for n in range(1, self.rings + 1) for h in hexes.ring(n))
         self.size_of = dict(data["species"])
+        # Views name tiles, all of them tiles of the map (set-ups and moves stay on it): named once here.
+        self.names = {h: hexes.name(h) for h in self.tiles}
+        score = data["score"]
+        self.saved_points = {"small": score["a"], "medium": score["b"], "large": score["c"]}
+        self.size_bonus = tuple((frozenset(sp for sp, sz in data["species"].items() if sz == size), score[key])
+                                for size, key in (("small", "d"), ("medium", "e"), ("large", "f")))
 
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
@@ -152,7 +159,7 @@ class BlackFog(Game[State, dict]):
             apple, water = self._setup_tiles(given, "apple"), self._setup_tiles(given, "water")
             if apple & water or (0, 0) in apple | water:
                 raise BadSetup("bad-setup", "a tile is not both apple tree and water, and the house is neither")
-            state = replace(state, apple=apple, water=water)
+            state = evolve(state, apple=apple, water=water)
         return state
 
     def setup_of(self, state: State) -> dict[str, JSON] | None:
@@ -197,7 +204,7 @@ class BlackFog(Game[State, dict]):
             stream, i, used = streams.draw(stream, len(pool))
             draws += used
             chosen.append(pool.pop(i))
-        return replace(state, stream=stream, draws=draws), chosen
+        return evolve(state, stream=stream, draws=draws), chosen
 
     def _generate(self, state: State) -> State:
         """Apple trees, then water, ring by ring from ring 2 outward (ruling BF-R6)."""
@@ -213,7 +220,7 @@ class BlackFog(Game[State, dict]):
             pool = [t for t in tiles if t not in apple and t not in keep_dry]
             state, wet = self._pick(state, pool, len(tiles) // int(d["water_per_tiles"]))
             water |= set(wet)
-        return replace(state, apple=frozenset(apple), water=frozenset(water))
+        return evolve(state, apple=frozenset(apple), water=frozenset(water))
 
     # --- actions -----------------------------------------------------------------------------
     FORMS = {"whistle": {"keeper"}, "tame": {"keeper", "animals"}, "move": {"keeper", "to"},
@@ -325,14 +332,14 @@ class BlackFog(Game[State, dict]):
             if state.phase != "actions":
                 raise IllegalAction("wrong-phase", f"{kind} belongs to the action phase; now: {state.phase}")
             if kind == "end-actions":
-                return self._run_animals(replace(state, phase="animals", mover=0, steps_left=0))
+                return self._run_animals(evolve(state, phase="animals", mover=0, steps_left=0))
             keeper = self._keeper(state, action["keeper"])
             if kind in MAIN_ACTIONS:
                 if keeper.actions >= int(self.data["actions_per_keeper"]):
                     raise IllegalAction("no-actions-left", f"{keeper.id} has taken its "
                                         f"{self.data['actions_per_keeper']} actions this round")
                 state = getattr(self, f"_{kind}")(state, keeper, action)
-                return self._set_keeper(state, replace(self._keeper(state, keeper.id), actions=keeper.actions + 1))
+                return self._set_keeper(state, evolve(self._keeper(state, keeper.id), actions=keeper.actions + 1))
             return getattr(self, f"_{kind}")(state, keeper, action)
         need = self.pending(state)
         if kind == "roll":
@@ -357,10 +364,10 @@ class BlackFog(Game[State, dict]):
         return keeper
 
     def _set_keeper(self, state: State, keeper: Keeper) -> State:
-        return replace(state, keepers=tuple(keeper if k.id == keeper.id else k for k in state.keepers))
+        return evolve(state, keepers=tuple(keeper if k.id == keeper.id else k for k in state.keepers))
 
     def _set_animals(self, state: State, changed: Mapping[str, Animal]) -> State:
-        return replace(state, animals=tuple(changed.get(a.id, a) for a in state.animals))
+        return evolve(state, animals=tuple(changed.get(a.id, a) for a in state.animals))
 
     def _cost(self, animal: Animal) -> int:
         return int(self.data["sizes"][animal.size]["cost"])
@@ -389,8 +396,8 @@ class BlackFog(Game[State, dict]):
     def _step(self, state: State, animal: Animal, to: Hex) -> Animal:
         """An animal's move onto ``to``; into fog it is lost."""
         if to in state.fog:
-            return replace(animal, at=None, status="lost")
-        return replace(animal, at=to)
+            return evolve(animal, at=None, status="lost")
+        return evolve(animal, at=to)
 
     def _tame(self, state: State, keeper: Keeper, action: dict) -> State:
         ids = action["animals"]
@@ -407,8 +414,8 @@ class BlackFog(Game[State, dict]):
         if cost > int(self.data["tame_capacity"]):
             raise IllegalAction("over-capacity", f"{keeper.id} can keep animals costing "
                                 f"{self.data['tame_capacity']} at most; these would make {cost}")
-        state = self._set_animals(state, {a.id: replace(a, at=None, status="carried") for a in chosen})
-        return self._set_keeper(state, replace(keeper, carrying=keeper.carrying + tuple(ids)))
+        state = self._set_animals(state, {a.id: evolve(a, at=None, status="carried") for a in chosen})
+        return self._set_keeper(state, evolve(keeper, carrying=keeper.carrying + tuple(ids)))
 
     def _move(self, state: State, keeper: Keeper, action: dict) -> State:
         try:
@@ -421,14 +428,14 @@ class BlackFog(Game[State, dict]):
             raise IllegalAction("into-fog", f"{hexes.name(to)} is covered by the fog")
         if keeper.carrying and to in state.water:
             raise IllegalAction("water-while-carrying", f"{keeper.id} carries animals and cannot enter water")
-        return self._set_keeper(state, replace(keeper, at=to))
+        return self._set_keeper(state, evolve(keeper, at=to))
 
     def _feed(self, state: State, keeper: Keeper, action: dict) -> State:
         if keeper.at in state.water:
             raise IllegalAction("feed-on-water", "feed cannot be put on a water tile")
         if keeper.at in state.feed:
             raise IllegalAction("feed-here", "this tile already has a feed token")
-        return replace(state, feed=state.feed | {keeper.at})
+        return evolve(state, feed=state.feed | {keeper.at})
 
     def _release(self, state: State, keeper: Keeper, action: dict) -> State:
         ids = action.get("animals", list(keeper.carrying))
@@ -437,15 +444,15 @@ class BlackFog(Game[State, dict]):
         if keeper.at in state.water:
             raise IllegalAction("release-on-water", "animals cannot be released on a water tile")
         home = keeper.at == (0, 0)
-        changed = {a.id: replace(a, at=None if home else keeper.at, status="saved" if home else "wild")
+        changed = {a.id: evolve(a, at=None if home else keeper.at, status="saved" if home else "wild")
                    for a in state.animals if a.id in ids}
         state = self._set_animals(state, changed)
-        return self._set_keeper(state, replace(keeper, carrying=tuple(i for i in keeper.carrying if i not in ids)))
+        return self._set_keeper(state, evolve(keeper, carrying=tuple(i for i in keeper.carrying if i not in ids)))
 
     def _collect(self, state: State, keeper: Keeper, action: dict) -> State:
         if keeper.at not in state.feed:
             raise IllegalAction("no-feed", "no feed token on this tile")
-        return replace(state, feed=state.feed - {keeper.at})
+        return evolve(state, feed=state.feed - {keeper.at})
 
     # --- the animal phase ----------------------------------------------------------------------
     def _moving(self, state: State) -> Animal | None:
@@ -467,12 +474,12 @@ class BlackFog(Game[State, dict]):
         while True:
             animal = self._moving(state)
             if animal is None:
-                return self._fog_phase(replace(state, phase="fog", mover=0, steps_left=0))
+                return self._fog_phase(evolve(state, phase="fog", mover=0, steps_left=0))
             if animal.status != "wild":
-                state = replace(state, mover=state.mover + 1, steps_left=0)
+                state = evolve(state, mover=state.mover + 1, steps_left=0)
                 continue
             if state.steps_left == 0:
-                state = replace(state, steps_left=int(self.data["sizes"][animal.size]["rolls"]))
+                state = evolve(state, steps_left=int(self.data["sizes"][animal.size]["rolls"]))
             options = self._feed_options(state)
             if len(options) > 1:
                 return state  # the players choose
@@ -496,8 +503,8 @@ class BlackFog(Game[State, dict]):
     def _advance(self, state: State, animal: Animal) -> State:
         left = state.steps_left - 1
         if left <= 0 or animal.status != "wild":
-            return replace(state, mover=state.mover + 1, steps_left=0)
-        return replace(state, steps_left=left)
+            return evolve(state, mover=state.mover + 1, steps_left=0)
+        return evolve(state, steps_left=left)
 
     def _roll(self, state: State, face: Any) -> State:
         if face is None:
@@ -556,7 +563,7 @@ class BlackFog(Game[State, dict]):
     def _seeded_face(self, state: State) -> tuple[State, int]:
         """The state after the stream throws a die, and its face."""
         stream, k, used = streams.draw(state.stream, 6)
-        return replace(state, stream=stream, draws=state.draws + used), k + 1
+        return evolve(state, stream=stream, draws=state.draws + used), k + 1
 
     def _spread(self, state: State) -> State:
         """Fog spreads one tile from every fog tile: a healthy tree withers instead, a withered tree is taken."""
@@ -564,36 +571,31 @@ class BlackFog(Game[State, dict]):
         withering = {t for t in reach if t in state.apple}
         taken = state.withered
         new_fog = (reach - withering) | taken
-        state = replace(state, apple=state.apple - withering, withered=(state.withered | withering) - taken)
+        state = evolve(state, apple=state.apple - withering, withered=(state.withered | withering) - taken)
         return self._engulf(state, frozenset(new_fog))
 
     def _engulf(self, state: State, tiles: frozenset[Hex]) -> State:
         """Fog covers ``tiles``: keepers there are lost with the animals they carry, and animals there."""
         lost_keepers = {k.id for k in state.keepers if not k.lost and k.at in tiles}
         carried = {a for k in state.keepers if k.id in lost_keepers for a in k.carrying}
-        keepers = tuple(replace(k, lost=True, carrying=()) if k.id in lost_keepers else k for k in state.keepers)
-        animals = tuple(replace(a, at=None, status="lost") if a.id in carried or
+        keepers = tuple(evolve(k, lost=True, carrying=()) if k.id in lost_keepers else k for k in state.keepers)
+        animals = tuple(evolve(a, at=None, status="lost") if a.id in carried or
                         (a.status == "wild" and a.at in tiles) else a for a in state.animals)
-        return replace(state, fog=state.fog | tiles, feed=state.feed - tiles, keepers=keepers, animals=animals)
+        return evolve(state, fog=state.fog | tiles, feed=state.feed - tiles, keepers=keepers, animals=animals)
 
     def _next_round(self, state: State) -> State:
         if state.round >= int(self.data["rounds"]):
-            return replace(state, phase="over")
-        keepers = tuple(replace(k, actions=0) for k in state.keepers)
-        return replace(state, round=state.round + 1, phase="actions", keepers=keepers)
+            return evolve(state, phase="over")
+        keepers = tuple(evolve(k, actions=0) for k in state.keepers)
+        return evolve(state, round=state.round + 1, phase="actions", keepers=keepers)
 
     # --- scoring and views ---------------------------------------------------------------------
     def score(self, state: State) -> dict[str, int]:
-        s, d = self.data["score"], self.data
+        s = self.data["score"]
         saved = [a for a in state.animals if a.status == "saved"]
-        by_size = {size: sum(1 for a in saved if a.size == size) for size in d["sizes"]}
-        points = {"saved": by_size["small"] * s["a"] + by_size["medium"] * s["b"] + by_size["large"] * s["c"]}
-        bonus = 0
-        for size, key in (("small", "d"), ("medium", "e"), ("large", "f")):
-            kinds = {sp for sp, sz in d["species"].items() if sz == size}
-            if kinds and kinds <= {a.species for a in saved}:
-                bonus += s[key]
-        points["species_bonus"] = bonus
+        points = {"saved": sum(self.saved_points[a.size] for a in saved)}
+        species = {a.species for a in saved}
+        points["species_bonus"] = sum(bonus for kinds, bonus in self.size_bonus if kinds and kinds <= species)
         points["lost_keepers"] = -s["g"] * sum(k.lost for k in state.keepers)
         points["lost_animals"] = -s["h"] * sum(a.status == "lost" for a in state.animals)
         points["total"] = sum(points.values())
@@ -606,7 +608,8 @@ class BlackFog(Game[State, dict]):
         return "finished" if view.get("phase") == "over" else None
 
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
-        names = lambda tiles: [hexes.name(t) for t in sorted(tiles)]  # noqa: E731
+        name = self.names.__getitem__
+        names = lambda tiles: list(self._listed(tiles))  # noqa: E731
         moving = self._moving(state) if state.phase == "animals" else None
         pending = None
         if moving is not None:
@@ -622,9 +625,9 @@ class BlackFog(Game[State, dict]):
             "round": state.round,
             "phase": state.phase,
             "pending": pending,
-            "keepers": {k.id: {"at": hexes.name(k.at), "carrying": list(k.carrying), "lost": k.lost,
+            "keepers": {k.id: {"at": name(k.at), "carrying": list(k.carrying), "lost": k.lost,
                                "actions": k.actions} for k in state.keepers},
-            "animals": {a.id: {"species": a.species, "size": a.size, "at": hexes.name(a.at) if a.at else None,
+            "animals": {a.id: {"species": a.species, "size": a.size, "at": name(a.at) if a.at else None,
                                "status": a.status} for a in state.animals},
             "map": {"apple": names(state.apple), "withered": names(state.withered), "water": names(state.water),
                     "fog": names(state.fog), "feed": names(state.feed)},
@@ -634,6 +637,12 @@ class BlackFog(Game[State, dict]):
 
     def from_view(self, view: Mapping[str, JSON]) -> State:
         raise BadSetup("bad-view", "Black Fog states are rebuilt by replaying their actions")
+
+    @functools.lru_cache(maxsize=64)
+    def _listed(self, tiles: frozenset[Hex]) -> tuple[str, ...]:
+        """The names of ``tiles`` in tile order, as a view lists them; kept for the sets that come back (most
+        actions leave the trees, the water, the fog and the feed as they were)."""
+        return tuple(self.names[t] for t in sorted(tiles))
 
 
 def _subsets(items: list[Any]) -> list[list[Any]]:
