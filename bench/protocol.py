@@ -2,7 +2,13 @@
 instantly, all in the same run on the same machine.
 
 - echo lock-step / echo pipelined: the floor, one request at a time vs all written before reading;
-- serve lock-step / serve pipelined: replaying every bundled trace against ``refimpl serve``;
+- refimpl serve, pipelined, replaying the bundled traces of each game (and of all games), as verify
+  sends them: wall time per message and its ratio to the floor (the goal: within 2x), and where the time
+  goes: CPU per message of the build (serve: reading, rules, views, writing) and of the kit (reading the
+  answers, checking them);
+- the same with serve writing and reading JSON with the standard library instead of orjson (refimpl/jsonio.py),
+  to show what the library buys;
+- serve lock-step on Beacon Lines and Lantern Quay (the games of the first 2x goal);
 - the whole bundled suite (traces and scenarios) through ``refimpl verify``, for the reference and,
   where node exists, the independent Node build.
 Writes bench/results/protocol.json (not committed) and prints a table.
@@ -11,6 +17,7 @@ Writes bench/results/protocol.json (not committed) and prints a table.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -29,9 +36,13 @@ from refimpl.trace import find_traces, load_trace  # noqa: E402
 PY = shlex.quote(sys.executable)
 ECHO = f"{PY} {shlex.quote(str(ROOT / 'bench' / 'echo_build.py'))}"
 SERVE = f"{PY} -m refimpl serve"
+# refimpl serve with orjson hidden, so refimpl/jsonio.py falls back to the standard library's json.
+SERVE_STDLIB_JSON = f"{PY} -c " + shlex.quote(
+    "import sys; sys.modules['orjson'] = None; from refimpl.cli import main; sys.argv[1:] = ['serve']; main()")
 MESSAGES = 10_000
-ROUNDS = 20  # replays of the whole trace set
+ROUNDS = 10  # replays of a game's whole trace set per measurement
 REPEATS = 5  # each figure is the best of this many runs (the least disturbed by the machine)
+TARGET_GAMES = ("beacon-lines", "lantern-quay")  # the games the first 2x target was set on (issue 3)
 
 
 def echo_floor(pipeline: bool) -> float:
@@ -46,22 +57,37 @@ def echo_floor(pipeline: bool) -> float:
     return elapsed / MESSAGES
 
 
-TARGET_GAMES = ("beacon-lines", "lantern-quay")  # the games the 2x target was set on (issue 3)
+def _build_cpu(driver: ProtocolDriver) -> float | None:
+    """CPU seconds the build's process has used so far (Linux /proc; None elsewhere). The command runs under
+    /bin/sh -c, which may stay as the parent of the build's process."""
+    pid = driver.process.proc.pid
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        fields = Path(f"/proc/{children[0] if children else pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def serve_replay(pipeline: bool, games: tuple[str, ...] = TARGET_GAMES) -> tuple[float, int]:
-    """Seconds per message replaying the bundled traces of ``games`` against refimpl serve, and the
-    message count. (Conquest King's views are ten times the size of these, so its messages cost more.)"""
+def serve_replay(pipeline: bool, games: tuple[str, ...] = TARGET_GAMES,
+                 command: str = SERVE) -> tuple[float, int, float | None, float]:
+    """Replaying the bundled traces of ``games`` against ``command``, ROUNDS times, as verify does (every
+    trace's requests in one batch): (seconds per message, messages, the build's CPU seconds per message or
+    None, the kit's CPU seconds per message)."""
     traces = [t for t in map(load_trace, find_traces([ROOT / "traces"])) if t.game in games]
-    driver = ProtocolDriver(SERVE, pipeline=pipeline)
+    driver = ProtocolDriver(command, pipeline=pipeline)
     lists_legal = "legal" in driver.capabilities
-    per_round = sum(len(plan(t, lists_legal)[0]) for t in traces)
+    messages = sum(len(plan(t, lists_legal)[0]) for t in traces) * ROUNDS
+    build_before, kit_before = _build_cpu(driver), time.process_time()
     start = time.perf_counter()
-    for _ in range(ROUNDS):  # as verify does: every trace's requests in one batch
+    for _ in range(ROUNDS):
         assert all(r.status == "conforms" for r in replay_all(traces, driver))
     elapsed = time.perf_counter() - start
+    kit = time.process_time() - kit_before
+    build_after = _build_cpu(driver)
     driver.close()
-    return elapsed / (per_round * ROUNDS), per_round * ROUNDS
+    build = None if build_before is None or build_after is None else (build_after - build_before) / messages
+    return elapsed / messages, messages, build, kit / messages
 
 
 def whole_suite(command: str) -> float:
@@ -78,43 +104,50 @@ def best(measure, *args):  # type: ignore[no-untyped-def]
     return min(runs, key=lambda r: r[0] if isinstance(r, tuple) else r)
 
 
+def _us(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1e6:.1f}"
+
+
 def main() -> None:
-    results: dict[str, float] = {}
+    results: dict[str, object] = {}
+    floor = best(echo_floor, True)
     results["echo_lockstep_us"] = best(echo_floor, False) * 1e6
-    results["echo_pipelined_us"] = best(echo_floor, True) * 1e6
-    serve_lock, n = best(serve_replay, False)
-    serve_pipe, _ = best(serve_replay, True)
-    every_game = tuple(GAMES)
-    all_pipe, n_all = best(serve_replay, True, every_game)
-    results["serve_pipelined_all_games_us"] = all_pipe * 1e6
+    results["echo_pipelined_us"] = floor * 1e6
+    suites = {game: (game,) for game in GAMES}
+    suites["beacon-lines + lantern-quay"] = TARGET_GAMES
+    suites["all games"] = tuple(GAMES)
+    rows = []
+    per_game: dict[str, dict[str, object]] = {}
+    for name, games in suites.items():
+        wall, messages, build, kit = best(serve_replay, True, games)
+        stdlib = best(serve_replay, True, games, SERVE_STDLIB_JSON)
+        per_game[name] = {"messages": messages, "serve_pipelined_us": wall * 1e6, "vs_echo": wall / floor,
+                          "serve_cpu_us": None if build is None else build * 1e6, "kit_cpu_us": kit * 1e6,
+                          "stdlib_json_us": stdlib[0] * 1e6, "stdlib_json_vs_echo": stdlib[0] / floor}
+        rows.append((name, messages, wall, build, kit, stdlib[0]))
+    results["pipelined"] = per_game
+    serve_lock, _n, _b, _k = best(serve_replay, False)
     results["serve_lockstep_us"] = serve_lock * 1e6
-    results["serve_pipelined_us"] = serve_pipe * 1e6
-    results["serve_pipelined_vs_echo_pipelined"] = serve_pipe / (results["echo_pipelined_us"] / 1e6)
-    results["serve_lockstep_steps_per_s"] = 1 / serve_lock
-    results["serve_pipelined_steps_per_s"] = 1 / serve_pipe
     results["verify_reference_s"] = whole_suite(SERVE)
     if shutil.which("node"):
         results["verify_node_s"] = whole_suite(f"node {shlex.quote(str(ROOT / 'examples/node-build/main.js'))}")
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / "protocol.json").write_text(json.dumps(results, indent=2))
-    rows = [
-        ("echo build, lock-step", f"{results['echo_lockstep_us']:.1f} µs/message"),
-        ("echo build, pipelined (the floor)", f"{results['echo_pipelined_us']:.1f} µs/message"),
-        ("refimpl serve, lock-step replay", f"{results['serve_lockstep_us']:.1f} µs/message "
-                                            f"({results['serve_lockstep_steps_per_s']:,.0f} steps/s)"),
-        ("refimpl serve, pipelined replay", f"{results['serve_pipelined_us']:.1f} µs/message "
-                                            f"({results['serve_pipelined_steps_per_s']:,.0f} steps/s)"),
-        ("serve pipelined / echo pipelined", f"{results['serve_pipelined_vs_echo_pipelined']:.2f}x (target <= 2x)"),
-        ("refimpl serve, pipelined, all games", f"{results['serve_pipelined_all_games_us']:.1f} µs/message "
-                                                f"({n_all} messages; Ludo and Conquest King views are larger)"),
-        ("verify, whole suite, reference", f"{results['verify_reference_s']:.2f} s"),
-    ]
+
+    print(f"best of {REPEATS}; echo: {MESSAGES} messages; serve: the bundled traces of each game, {ROUNDS} rounds\n")
+    print(f"{'echo build, lock-step':38} {results['echo_lockstep_us']:.1f} µs/message")
+    print(f"{'echo build, pipelined (the floor)':38} {floor * 1e6:.1f} µs/message\n")
+    print(f"{'refimpl serve, pipelined':28} {'messages':>8} {'µs/msg':>7} {'vs echo':>8} {'serve cpu':>10} "
+          f"{'kit cpu':>8}   {'with stdlib json':>16}")
+    for name, messages, wall, build, kit, stdlib in rows:
+        print(f"{name:28} {messages:8} {wall * 1e6:7.1f} {wall / floor:7.2f}x {_us(build):>10} {_us(kit):>8}   "
+              f"{stdlib * 1e6:8.1f} ({stdlib / floor:.2f}x)")
+    print("\n(target: every game within 2x of the floor; cpu: µs per message used by serve and by the kit)")
+    print(f"\n{'refimpl serve, lock-step (BL + LQ)':38} {results['serve_lockstep_us']:.1f} µs/message")
+    print(f"{'verify, whole suite, reference':38} {results['verify_reference_s']:.2f} s")
     if "verify_node_s" in results:
-        rows.append(("verify, whole suite, Node build", f"{results['verify_node_s']:.2f} s"))
-    print(f"best of {REPEATS}: {MESSAGES} echo messages; {n} Beacon Lines and Lantern Quay trace messages\n")
-    for name, value in rows:
-        print(f"{name:38} {value}")
+        print(f"{'verify, whole suite, Node build':38} {results['verify_node_s']:.2f} s")
 
 
 if __name__ == "__main__":
