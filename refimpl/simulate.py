@@ -46,11 +46,11 @@ def game_seeds(seed: int, games: int) -> list[int]:
 def play_game(engine: Ludo, seed: int, levels: tuple[str, ...]) -> tuple[str, int]:
     """(result, throws) of one full game, each seat played by its CPU level."""
     t = Turn(engine.new_state(seed=seed))
-    while t.result is None:
-        if t.phase == "roll":
-            engine.throw(t, None)
-        else:
-            engine.cpu_move(t, levels[t.turn])
+    throw, cpu_move = engine.throw, engine.cpu_move
+    while t.result is None:  # a throw leaves the seat to move, to throw again, or the game over (the cap)
+        throw(t, None)
+        if t.phase == "move":
+            cpu_move(t, levels[t.turn])
     return t.result, t.throws
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from refimpl.games import GAMES, BadSetup, IllegalAction
 from refimpl.games.ludo import Cpu, Move, Roll
+from refimpl.games.ludo import cpu
 from refimpl.games.ludo.cpu import risk_216, scores
 from refimpl.games.ludo.engine import Turn
 from refimpl.games.streams import draw, faces, splitmix64
@@ -111,6 +112,127 @@ def test_the_fast_path_and_apply_agree_and_keep_the_invariants(case: tuple[int, 
                 if sq is not None and sq not in LUDO.board.safe:
                     squares.setdefault(sq, set()).add(seat)
         assert all(len(colours) == 1 for colours in squares.values()), "two colours share a plain square"
+
+
+# --- the engine's tables and the CPU's arithmetic against the spec, written out the slow way ---------------
+# specs/ludo.md: seat k starts on square 13k, stars 8 squares further; steps 0-50 on the loop, 57 home.
+SPEC_SAFE = {0, 13, 26, 39, 8, 21, 34, 47}
+
+
+def spec_square(seat: int, step: int) -> int | None:
+    return (13 * seat + step) % 52 if 0 <= step <= 50 else None
+
+
+def spec_movable(mine: list[int], face: int) -> list[int]:
+    return [i for i, p in enumerate(mine) if (p == -1 and face == 6) or (0 <= p and p + face <= 57)]
+
+
+def spec_assess(pieces: list[list[int]], seat: int, piece: int, face: int) -> tuple[int, int]:
+    """(value, 216 x risk), rulings LD-R7 to LD-R9, by looking at every enemy piece and every face."""
+    step = pieces[seat][piece]
+    if step == -1:
+        return 2, 0
+    if step + face == 57:
+        return 3, 0
+    square = spec_square(seat, step + face)
+    if square is None:
+        return 0, 0
+    if square in SPEC_SAFE:
+        return 1, 0
+    captured, threats = 0, 1
+    for other, theirs in enumerate(pieces):
+        if other != seat:
+            captured += sum(spec_square(other, p) == square for p in theirs)
+            hits = {f for p in theirs for f in range(1, 7) if p >= 0 and spec_square(other, p + f) == square}
+            threats *= 6 - len(hits)
+    return (3 + captured if captured else 0), 216 - threats
+
+
+def spec_land(pieces: list[list[int]], seat: int, piece: int, face: int) -> list[list[int]]:
+    after = [list(p) for p in pieces]
+    after[seat][piece] = 0 if after[seat][piece] == -1 else after[seat][piece] + face
+    square = spec_square(seat, after[seat][piece])
+    if square is not None and square not in SPEC_SAFE:
+        after = [mine if k == seat else [-1 if spec_square(k, p) == square else p for p in mine]
+                 for k, mine in enumerate(after)]
+    return after
+
+
+def test_the_board_tables_are_the_spec_geometry() -> None:
+    b = LUDO.board
+    assert b.safe == SPEC_SAFE
+    for seat in range(4):
+        assert [b.square(seat, step) for step in range(-1, 58)] == [spec_square(seat, s) for s in range(-1, 58)]
+        assert list(b.squares[seat]) == [spec_square(seat, s) for s in range(58)]
+        for square in range(52):
+            for other, there, zone in b.rivals[seat][square]:
+                assert there == (square - 13 * other) % 52
+                assert zone == {p for p in range(51) for d in range(7) if spec_square(other, p + d) == square}
+            assert [r[0] for r in b.rivals[seat][square]] == [k for k in range(4) if k != seat]
+    for face in range(1, 7):
+        for step in range(-1, 58):
+            assert LUDO.can_move[face][step] == (spec_movable([step], face) == [0])
+
+
+@st.composite
+def positions(draw_: st.DrawFn) -> tuple[list[list[int]], int, int]:
+    seat_steps = st.lists(st.one_of(st.integers(-1, 57), st.sampled_from([-1, 0, 50, 51, 56, 57])),
+                          min_size=4, max_size=4).filter(lambda mine: mine != [57] * 4)
+    return draw_(st.lists(seat_steps, min_size=4, max_size=4)), draw_(st.integers(0, 3)), draw_(st.integers(1, 6))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_moves_values_risks_and_captures_agree_with_the_spec(case: tuple[list[list[int]], int, int]) -> None:
+    pieces, seat, face = case
+    seats = LUDO.board.seats
+    start = LUDO.new_state(seed=1, setup={"pieces": dict(zip(seats, pieces)), "turn": seats[seat]})
+    state = LUDO.apply(start, Roll(face))
+    movable = spec_movable(pieces[seat], face)
+    assert LUDO.movable(state) == movable
+    if not movable:
+        assert state.phase == "roll"
+        return
+    for piece in movable:
+        value, risk = spec_assess(pieces, seat, piece, face)
+        assert cpu.assess(LUDO, state, piece, True) == (value, risk)
+        assert cpu.assess(LUDO, state, piece, False) == (value, 0)
+        assert [list(p) for p in LUDO.apply(state, Move(piece)).pieces] == spec_land(pieces, seat, piece, face)
+    for level in ("normal", "hard"):
+        score = scores(LUDO, state, level)
+        assert list(score) == movable
+        assert cpu.candidates(LUDO, state, level) == [p for p in movable if score[p] == max(score.values())]
+
+
+def test_whole_games_are_the_ones_the_reference_played_before_it_was_made_faster() -> None:
+    golden = json.loads((ROOT / "tests" / "data" / "ludo-games.json").read_text())["games"]
+    seeds = game_seeds(2026, 100)
+    for mix in golden.values():
+        levels = tuple(mix["levels"])
+        got = []
+        for seed in seeds:
+            t = Turn(LUDO.new_state(seed=seed))
+            while t.result is None:
+                LUDO.throw(t, None)
+                if t.phase == "move":
+                    LUDO.cpu_move(t, levels[t.turn])
+            got.append([t.result, t.throws, t.decisions])
+        assert got == mix["results"], levels
+        assert [list(play_game(LUDO, seed, levels)) for seed in seeds[:10]] == [r[:2] for r in got[:10]]
+
+
+@settings(max_examples=8, deadline=None)
+@given(games())
+def test_a_whole_game_through_apply_is_the_game_on_one_turn(case: tuple[int, list[str], int]) -> None:
+    seed, levels, _n = case
+    state, turn = LUDO.new_state(seed=seed), Turn(LUDO.new_state(seed=seed))
+    while state.result is None:
+        state = LUDO.apply(state, Roll() if state.phase == "roll" else Cpu(levels[state.turn]))
+        if turn.phase == "roll":
+            LUDO.throw(turn, None)
+        else:
+            LUDO.cpu_move(turn, levels[turn.turn])
+        assert turn.freeze(state) == state  # every field, the dice and decision streams too
 
 
 @settings(max_examples=20, deadline=None)

@@ -38,7 +38,7 @@ def draw(state: int, n: int) -> tuple[int, int, int]:
             return state, z % n, used
 
 
-_LIMIT_6 = (1 << 64) - (1 << 64) % 6
+LIMIT_6 = (1 << 64) - (1 << 64) % 6  # draw(state, 6) keeps the outputs below this
 
 
 def next_face(state: int) -> tuple[int, int]:
@@ -47,7 +47,7 @@ def next_face(state: int) -> tuple[int, int]:
     z = ((nxt ^ (nxt >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     z ^= z >> 31
-    if z < _LIMIT_6:
+    if z < LIMIT_6:
         return nxt, z % 6 + 1
     state, k, _used = draw(nxt, 6)
     return state, k + 1
@@ -60,3 +60,40 @@ def faces(seed: int, count: int, xor: int = 0) -> list[int]:
         state, face = next_face(state)
         out.append(face)
     return out
+
+
+# Jumping ahead. SplitMix64's state only ever grows by GOLDEN, and its output is a bijection of the state, so
+# the four outputs the die throws away (at or above LIMIT_6) come from four states only: output k after a
+# state s is thrown away exactly when s + k * GOLDEN is one of them. So where a stream stands after n faces is
+# worked out at once: n steps, plus one for each thrown-away output among them.
+_C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def _unshift(value: int, shift: int) -> int:
+    """The x with x ^ (x >> shift) == value."""
+    x = value
+    for _ in range(64 // shift + 1):
+        x = value ^ (x >> shift)
+    return x
+
+
+def _state_of(output: int) -> int:
+    """The state whose SplitMix64 output (after its GOLDEN step) is ``output``: the mix run backwards."""
+    z = _unshift(output, 31)
+    z = (z * pow(_C2, -1, 1 << 64)) & MASK
+    z = _unshift(z, 27)
+    z = (z * pow(_C1, -1, 1 << 64)) & MASK
+    return _unshift(z, 30)
+
+
+THROWN_AWAY_6 = tuple(_state_of(z) for z in range(LIMIT_6, 1 << 64))  # the states behind outputs >= LIMIT_6
+_GOLDEN_INVERSE = pow(GOLDEN, -1, 1 << 64)
+
+
+def after_faces(state: int, n: int) -> int:
+    """The dice stream after ``n`` faces from ``state``: ``next_face`` ``n`` times, in constant time."""
+    steps = n
+    for k in sorted(((bad - state) * _GOLDEN_INVERSE) & MASK for bad in THROWN_AWAY_6):
+        if 1 <= k <= steps:
+            steps += 1  # output k is thrown away: the face takes the next one
+    return (state + steps * GOLDEN) & MASK

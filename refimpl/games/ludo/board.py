@@ -8,9 +8,16 @@ from typing import Any, Mapping
 YARD = -1  # a piece's step while it waits in its yard
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Board:
-    """The geometry of data/ludo.yaml, precomputed."""
+    """The geometry of data/ludo.yaml, precomputed.
+
+    The tables spare the rules and the CPU levels the modular arithmetic of every move (a simulation moves
+    once a throw): ``squares[seat][step]`` is the loop square of a step 0 to ``goal``, None past
+    ``last_track_step``. ``rivals[seat][square]`` holds, for every other seat in seat order, (that seat, the
+    square in its steps, its loop steps on the square or up to one throw of 1 to 6 behind it: none where that
+    seat's pieces never stand). ``behind[step]`` holds the loop steps from which one throw reaches ``step``.
+    """
 
     seats: tuple[str, ...]
     track: int
@@ -23,6 +30,9 @@ class Board:
     sixes_void: int
     dice_xor: int
     decisions_xor: int
+    squares: tuple[tuple[int | None, ...], ...]
+    rivals: tuple[tuple[tuple[tuple[int, int, frozenset[int]], ...], ...], ...]
+    behind: tuple[frozenset[int], ...]
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Board":
@@ -30,10 +40,24 @@ class Board:
         starts = tuple(k * spacing for k in range(n))
         track = int(data["track"])
         safe = frozenset(starts) | frozenset((s + int(data["star_offset"])) % track for s in starts)
-        return cls(seats=tuple(data["seats"]), track=track, starts=starts, safe=safe,
-                   last_track_step=int(data["last_track_step"]), goal=int(data["goal_step"]),
-                   pieces=int(data["pieces"]), cap=int(data["roll_cap"]), sixes_void=int(data["sixes_void"]),
-                   dice_xor=int(data["streams"]["dice_xor"]), decisions_xor=int(data["streams"]["decisions_xor"]))
+        last, goal = int(data["last_track_step"]), int(data["goal_step"])
+        squares = tuple(tuple((start + step) % track if step <= last else None for step in range(goal + 1))
+                        for start in starts)
+        behind = tuple(frozenset(range(max(0, step - 6), step)) for step in range(last + 1))
+
+        def rival(other: int, square: int) -> tuple[int, int, frozenset[int]]:
+            there = (square - starts[other]) % track
+            if there > last:  # past that seat's turn into its home column: none of its pieces stands there
+                return other, there, frozenset()
+            return other, there, behind[there] | {there}
+
+        rivals = tuple(tuple(tuple(rival(other, square) for other in range(n) if other != seat)
+                             for square in range(track)) for seat in range(n))
+        return cls(seats=tuple(data["seats"]), track=track, starts=starts, safe=safe, last_track_step=last,
+                   goal=goal, pieces=int(data["pieces"]), cap=int(data["roll_cap"]),
+                   sixes_void=int(data["sixes_void"]), dice_xor=int(data["streams"]["dice_xor"]),
+                   decisions_xor=int(data["streams"]["decisions_xor"]), squares=squares, rivals=rivals,
+                   behind=behind)
 
     def square(self, seat: int, step: int) -> int | None:
         """The loop square (0-51) of a piece ``step`` steps from its start, or None off the loop."""

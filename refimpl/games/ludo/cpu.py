@@ -24,33 +24,30 @@ OTHER, SAFE, ENTER, FINISH, CAPTURE = 0, 1, 2, 3, 3
 
 def assess(game: "Ludo", pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
     """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``)."""
-    b, seat = game.board, pos.turn
-    step = pos.pieces[seat][piece]
+    b, seat, pieces = game.board, pos.turn, pos.pieces
+    step = pieces[seat][piece]
     if step == YARD:
         return ENTER, 0  # onto the start square: safe
     step += pos.roll
     if step == b.goal:
         return FINISH, 0
-    if step > b.last_track_step:
+    square = b.squares[seat][step]
+    if square is None:
         return OTHER, 0  # in the home column: out of every enemy's reach
-    square = (b.starts[seat] + step) % b.track
     if square in b.safe:
         return SAFE, 0
     captured = 0
     threats = 1  # product over enemy seats of (6 - faces that hit)
-    for other, theirs in enumerate(pos.pieces):
-        if other == seat:
-            continue
-        there = (square - b.starts[other]) % b.track  # the landing square, in that seat's steps
-        if there > b.last_track_step:
-            # That seat's pieces never stand there: it lies past their turn into the home column.
+    for other, there, zone in b.rivals[seat][square]:  # there: the landing square, in that seat's steps
+        theirs = pieces[other]
+        if zone.isdisjoint(theirs):  # no piece of that seat on the square or one throw behind it
             threats *= 6
             continue
         captured += theirs.count(there)
         if with_risk:
-            # Pieces captured now are back in the yard; the others hit with face (there - p).
-            faces = {there - p for p in theirs if p != there and p >= 0 and 1 <= there - p <= 6}
-            threats *= 6 - len(faces)
+            # Pieces captured now are back in the yard; the others hit with one face each: as many faces as
+            # distinct steps from which one throw reaches the square.
+            threats *= 6 - len(b.behind[there].intersection(theirs))
     value = CAPTURE + captured if captured else OTHER
     return value, (216 - threats) if with_risk else 0
 
@@ -65,21 +62,30 @@ def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
 
 def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
     """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling LD-R8)."""
-    pieces = game.movable(pos)
+    score = {}
     if level == "normal":
-        return {p: assess(game, pos, p, False)[0] for p in pieces}
-    return {p: 216 * v - r for p in pieces for v, r in [assess(game, pos, p, True)]}
+        for p in game.movable(pos):
+            score[p] = assess(game, pos, p, False)[0]
+    else:
+        for p in game.movable(pos):
+            value, risk = assess(game, pos, p, True)
+            score[p] = 216 * value - risk
+    return score
 
 
 def candidates(game: "Ludo", pos: Position, level: str) -> list[int]:
     """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best for normal
     and hard. One candidate means no draw."""
     pieces = game.movable(pos)
-    if len(pieces) == 1 or level == "easy":
+    if level == "easy" or len(pieces) == 1:
         return pieces
     score = scores(game, pos, level)
     best = max(score.values())
-    return [p for p in pieces if score[p] == best]
+    out = []
+    for p in pieces:
+        if score[p] == best:
+            out.append(p)
+    return out
 
 
 def seeded_pick(game: "Ludo", pos: Position, level: str) -> int | None:

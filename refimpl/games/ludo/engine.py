@@ -9,7 +9,7 @@ their own start square: -1 in the yard, 0-50 on the shared loop, 51-56 in the ho
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .. import streams
@@ -129,7 +129,12 @@ class Ludo(Game[State, Action]):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
-        self.board = Board.from_data(data)
+        self.board = b = Board.from_data(data)
+        # Per face, per step (YARD last, so a piece's step indexes it directly): whether a piece there can move
+        # by the face. From the yard only with a 6; otherwise exactly up to home, never past it.
+        self.can_move = tuple(tuple(step + face <= b.goal for step in range(b.goal + 1)) + (face == 6,)
+                              for face in range(7))
+        self.piece_numbers = tuple(range(b.pieces))
 
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
@@ -165,9 +170,8 @@ class Ludo(Game[State, Action]):
         throws = setup.get("throws", 0)
         if turn not in b.seats or type(throws) is not int or not 0 <= throws < b.cap:
             raise BadSetup("bad-setup", f"turn must be a seat and throws 0 to {b.cap - 1}")
-        dice = (seed ^ b.dice_xor) & streams.MASK
-        for _ in range(throws):  # a game set up after n throws continues the stream at throw n + 1
-            dice, _face = streams.next_face(dice)
+        # a game set up after n throws continues the stream at throw n + 1
+        dice = streams.after_faces((seed ^ b.dice_xor) & streams.MASK, throws)
         return State(name, seed, b.seats.index(turn), "roll", 0, 0, throws, 0,
                      tuple(tuple(p) for p in pieces), None, 0, dice, (seed ^ b.decisions_xor) & streams.MASK)
 
@@ -227,10 +231,13 @@ class Ludo(Game[State, Action]):
             return pos.options
         return self._movable(pos.pieces[pos.turn], pos.roll)
 
-    def _movable(self, mine: tuple[int, ...], face: int) -> list[int]:
-        goal = self.board.goal
-        return [i for i, p in enumerate(mine)
-                if (p == YARD and face == 6) or (YARD < p and p + face <= goal)]
+    def _movable(self, mine: Sequence[int], face: int) -> list[int]:
+        can = self.can_move[face]
+        out = []
+        for i in self.piece_numbers:  # a loop, not a comprehension: this runs once a throw
+            if can[mine[i]]:
+                out.append(i)
+        return out
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
         if state.phase == "roll":
@@ -267,11 +274,10 @@ class Ludo(Game[State, Action]):
     # a simulation keeps one Turn for a whole game (refimpl/simulate.py). One rule text, two speeds.
     def throw(self, t: "Turn", face: int | None) -> None:
         """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move."""
-        b = self.board
         if t.phase != "roll":
             raise IllegalAction("game-over" if t.phase == "over" else "wrong-phase",
                                 "the game is over" if t.phase == "over" else
-                                f"{b.seats[t.turn]} must move the rolled {t.roll} first")
+                                f"{self.board.seats[t.turn]} must move the rolled {t.roll} first")
         dice, drawn = streams.next_face(t.dice_state)  # every throw uses up one face of the stream
         if face is None:
             face = drawn
@@ -279,19 +285,20 @@ class Ludo(Game[State, Action]):
             raise IllegalAction("bad-face", f"a die shows 1 to 6, got {face}")
         t.dice_state, t.last_face = dice, face
         t.throws += 1
-        t.sixes = t.sixes + 1 if face == 6 else 0
-        if t.sixes == b.sixes_void:  # the third six is void: nothing moves, the turn passes
-            self._end_throw(t, again=False)
+        sixes = t.sixes = t.sixes + 1 if face == 6 else 0
+        if sixes == self.board.sixes_void:  # the third six is void: nothing moves, the turn passes
+            self._end_throw(t, False)
         else:
-            t.options = self._movable(t.pieces[t.turn], face)
-            if t.options:
+            options = t.options = self._movable(t.pieces[t.turn], face)
+            if options:
                 t.phase, t.roll = "move", face
             else:  # automatic pass; a 6 still rolls again
-                self._end_throw(t, again=face == 6)
+                self._end_throw(t, face == 6)
 
     def move(self, t: "Turn", piece: int) -> None:
         """Move ``piece`` of the seat to play by the rolled face."""
-        self._ready_to_move(t)
+        if t.phase != "move":
+            raise self._not_moving(t)
         if type(piece) is not int or not 0 <= piece < self.board.pieces:
             raise IllegalAction("no-such-piece", f"pieces are numbered 0 to {self.board.pieces - 1}")
         if piece not in self.movable(t):
@@ -301,49 +308,51 @@ class Ludo(Game[State, Action]):
     def cpu_move(self, t: "Turn", level: str, pick: int | None = None) -> None:
         """Let CPU ``level`` choose the move (with the seeded decision stream, or the caller's ``pick``) and make
         it. Raises IllegalAction ``unknown-level``, or ``bad-pick`` for a pick out of the level's range."""
-        self._ready_to_move(t)
+        if t.phase != "move":
+            raise self._not_moving(t)
         if level not in LEVELS:
             raise IllegalAction("unknown-level", f"CPU levels are {', '.join(LEVELS)}; got {level!r}")
         piece, used, t.choice_state = cpu.choose(self, t, level, pick)
         t.decisions += used
         self._play(t, piece)
 
-    def _ready_to_move(self, t: "Turn") -> None:
+    def _not_moving(self, t: "Turn") -> IllegalAction:
+        """The refusal of a move outside phase move."""
         if t.phase == "over":
-            raise IllegalAction("game-over", "the game is over")
-        if t.phase != "move":
-            raise IllegalAction("wrong-phase", f"{self.board.seats[t.turn]} must roll first")
+            return IllegalAction("game-over", "the game is over")
+        return IllegalAction("wrong-phase", f"{self.board.seats[t.turn]} must roll first")
 
     def land(self, pieces: list[list[int]], seat: int, piece: int, roll: int) -> None:
         """Move the piece in ``pieces`` and send every enemy piece on its landing square to the yard."""
         b = self.board
         mine = pieces[seat]
         step = mine[piece] = 0 if mine[piece] == YARD else mine[piece] + roll
-        if step <= b.last_track_step:
-            square = (b.starts[seat] + step) % b.track
-            if square not in b.safe:
-                for other, theirs in enumerate(pieces):
-                    there = (square - b.starts[other]) % b.track  # the square, in that seat's steps
-                    if other != seat and there <= b.last_track_step and there in theirs:
-                        theirs[:] = [YARD if p == there else p for p in theirs]
+        square = b.squares[seat][step]
+        if square is not None and square not in b.safe:
+            for other, there, _zone in b.rivals[seat][square]:  # there: the square, in that seat's steps
+                theirs = pieces[other]
+                if there <= b.last_track_step and there in theirs:
+                    theirs[:] = [YARD if p == there else p for p in theirs]
 
     def _play(self, t: "Turn", piece: int) -> None:
         b = self.board
         self.land(t.pieces, t.turn, piece, t.roll)
-        if t.pieces[t.turn].count(b.goal) == b.pieces:  # the game ends the moment a seat is home
+        mine = t.pieces[t.turn]
+        if mine[piece] == b.goal and mine.count(b.goal) == b.pieces:  # the game ends the moment a seat is home
             t.phase, t.roll, t.sixes, t.result, t.options = "over", 0, 0, b.seats[t.turn], None
             return
-        self._end_throw(t, again=t.roll == 6)
+        self._end_throw(t, t.roll == 6)
 
     def _end_throw(self, t: "Turn", again: bool) -> None:
         """The throw is over: the same seat rolls again (after a 6) or the next seat rolls; or the cap."""
         t.roll, t.options = 0, None
-        if t.throws >= self.board.cap:
+        b = self.board
+        if t.throws >= b.cap:
             t.phase, t.sixes, t.result = "over", 0, "capped"
             return
         t.phase = "roll"
         if not again:
-            t.turn, t.sixes = (t.turn + 1) % len(self.board.seats), 0
+            t.turn, t.sixes = (t.turn + 1) % len(b.seats), 0
 
     def _winner(self, pieces: tuple[tuple[int, ...], ...]) -> int | None:
         return next((i for i, mine in enumerate(pieces) if all(p == self.board.goal for p in mine)), None)
@@ -373,9 +382,7 @@ class Ludo(Game[State, Action]):
         try:
             base = self._position(view["ruleset"], view["seed"], {"pieces": dict(view["pieces"]),
                                                                    "turn": view["turn"]})
-            dice = base.dice_state
-            for _ in range(int(view["throws"])):
-                dice, _face = streams.next_face(dice)
+            dice = streams.after_faces(base.dice_state, int(view["throws"]))
             choice = base.choice_state
             for _ in range(int(view["decisions"])):
                 choice, _out = streams.splitmix64(choice)
