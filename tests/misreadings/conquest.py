@@ -45,17 +45,16 @@ class GaiasFirst(_Base):
 class EveryoneEntersItsCastle(_Base):
     """CK-R4 the other way: every unit may enter its own side's castle."""
 
-    def _enterable(self, unit: Unit, at: tuple[int, int], there: Unit | None) -> bool:
-        if at == self.p.castles[unit.side]:
-            return there is None or there.side == unit.side
-        return super()._enterable(unit, at, there)
+    def _closed(self, state: State, unit: Unit) -> set[tuple[int, int]]:
+        return super()._closed(state, unit) - {self.p.castles[unit.side]} | {
+            u.at for u in state.units if not u.hidden and u.side != unit.side}
 
 
 class FriendsBlock(_Base):
     """CK-R5 the other way: a unit cannot pass through its own units either."""
 
-    def _enterable(self, unit: Unit, at: tuple[int, int], there: Unit | None) -> bool:
-        return there is None and super()._enterable(unit, at, there)
+    def _closed(self, state: State, unit: Unit) -> set[tuple[int, int]]:
+        return super()._closed(state, unit) | {u.at for u in state.units if not u.hidden and u.id != unit.id}
 
 
 class AnyMoveBesideTriggers(_Base):

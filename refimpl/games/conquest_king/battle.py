@@ -30,9 +30,7 @@ class Battle(Board):
         castle (its own castle only for its own King), and may stop only where no visible unit stands. A
         hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
         budget = self.p.units[unit.kind]["move"]
-        own_castle = self.p.castles.get(unit.side) if unit.kind == "king" else None
-        closed = {castle for castle in self.p.castles.values() if castle != own_castle}
-        closed.update(u.at for u in state.units if not u.hidden and u.side != unit.side)  # visible enemies
+        closed = self._closed(state, unit)
         friends = {u.at for u in state.units if not u.hidden and u.side == unit.side and u.id != unit.id}
         entries = self._entries(state.terrain)
         best: dict[Square, int] = {unit.at: 0}
@@ -47,6 +45,13 @@ class Battle(Board):
                     best[nxt] = total
                     heapq.heappush(queue, (total, nxt))
         return {at: c for at, c in best.items() if at == unit.at or at not in friends}
+
+    def _closed(self, state: State, unit: Unit) -> set[Square]:
+        """The squares ``unit`` may not enter: every castle but its own King's own, and a visible enemy's."""
+        own_castle = self.p.castles.get(unit.side) if unit.kind == "king" else None
+        closed = {castle for castle in self.p.castles.values() if castle != own_castle}
+        closed.update(u.at for u in state.units if not u.hidden and u.side != unit.side)
+        return closed
 
     @functools.lru_cache(maxsize=16)
     def _entries(self, terrain: tuple[str, ...]) -> dict[Square, tuple[tuple[Square, int], ...]]:
