@@ -61,6 +61,4 @@ class Board:
 
     def square(self, seat: int, step: int) -> int | None:
         """The loop square (0-51) of a piece ``step`` steps from its start, or None off the loop."""
-        if 0 <= step <= self.last_track_step:
-            return (self.starts[seat] + step) % self.track
-        return None
+        return self.squares[seat][step] if 0 <= step <= self.goal else None
