@@ -28,6 +28,10 @@ from .games import JSON
 
 from . import PROTOCOL_VERSION, jsonio, processes
 MAX_LINE = 1 << 20  # bytes in one response line
+SEND_CHUNK = 1 << 12  # bytes of pipelined requests written together
+# Requests are written exactly as json.dumps(message, separators=(",", ":")) writes them (ASCII escapes, the
+# standard float spelling, NaN), with one encoder made once rather than one per request.
+_encode = json.JSONEncoder(separators=(",", ":")).encode
 DEFAULT_TIMEOUT = 5.0
 _SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
 _RESPONSE = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/response"})
@@ -60,7 +64,9 @@ class BuildProcess:
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._pending = bytearray()  # requests not yet taken by the build's stdin
-        self._lines = bytearray()  # stdout read but not yet consumed
+        self._waiting = False  # the pipe took only part of them at the last try: the pump writes the rest
+        self._ready: deque[bytes] = deque()  # whole lines read from stdout, not yet consumed
+        self._lines = bytearray()  # the start of the next line (no newline yet)
         self._stderr: deque[bytes] = deque(maxlen=64)
         self._stderr_partial = b""
         self._out_eof = self._err_eof = self._in_closed = False
@@ -86,12 +92,15 @@ class BuildProcess:
         try:
             written = os.write(self._in, self._pending)
         except BlockingIOError:
+            self._waiting = True
             return
         except (BrokenPipeError, OSError):
             self._in_closed = True  # the build is gone; reading its stdout tells how
             self._pending.clear()
+            self._waiting = False
             return
         del self._pending[:written]
+        self._waiting = bool(self._pending)
 
     def _end_input(self) -> None:
         """Close the build's stdin (everything sent has been taken)."""
@@ -126,7 +135,7 @@ class BuildProcess:
                     continue
                 if key.data == "out":
                     if chunk:
-                        self._lines += chunk
+                        self._take(chunk)
                     else:
                         self._out_eof = True
                         self._selector.unregister(self._out)
@@ -135,8 +144,34 @@ class BuildProcess:
                 else:
                     self._err_eof = True
                     self._selector.unregister(self._err)
-            if b"\n" in self._lines or self._out_eof or len(self._lines) > MAX_LINE:
+            if self._ready or self._out_eof or len(self._lines) > MAX_LINE:
                 return
+
+    def _take(self, chunk: bytes) -> None:
+        """Add what stdout gave: whole lines to the ready queue, the rest to the partial line."""
+        if b"\n" not in chunk:
+            self._lines += chunk
+            return
+        first, *rest = chunk.split(b"\n")
+        self._lines += first
+        self._ready.append(bytes(self._lines))
+        self._lines = bytearray(rest.pop())
+        self._ready.extend(rest)
+
+    def _read_ready(self) -> bool:
+        """Read stdout at once when it has something (one system call where ``select`` and a read take two).
+        Only while no request waits to be written, so the build is never kept waiting for its input."""
+        if self._pending or self._out_eof:
+            return False
+        chunk = self._read(self._out)
+        if chunk == b"-":
+            return False
+        if chunk:
+            self._take(chunk)
+        else:
+            self._out_eof = True
+            self._selector.unregister(self._out)
+        return True
 
     def _keep_stderr(self, chunk: bytes) -> None:
         lines = (self._stderr_partial + chunk).split(b"\n")
@@ -149,10 +184,17 @@ class BuildProcess:
         return "\n".join(t if len(t) <= 240 else t[:240] + "…" for t in text)
 
     # --- talking -------------------------------------------------------------------------------
-    def send(self, message: Mapping[str, JSON]) -> None:
-        waiting = bool(self._pending)  # the pipe was full at the last try: the pump writes when it has room
-        self._pending += (json.dumps(message, separators=(",", ":")) + "\n").encode()
-        if not self._in_closed and not waiting:
+    def send(self, message: Mapping[str, JSON], more: bool = False) -> None:
+        """Queue one request and write it, or, when ``more`` follow at once, write once SEND_CHUNK bytes are
+        queued (a write costs a system call, and wakes the build for one line)."""
+        waiting = self._waiting  # the pipe was full at the last try: the pump writes when it has room
+        self._pending += _encode(message).encode() + b"\n"
+        if not self._in_closed and not waiting and not (more and len(self._pending) < SEND_CHUNK):
+            self._write_some()
+
+    def flush(self) -> None:
+        """Write what ``send(..., more=True)`` left queued (as much as the pipe takes; the pump writes the rest)."""
+        if self._pending and not self._in_closed and not self._waiting:
             self._write_some()
 
     def _broke(self, cause: str, message: str) -> BuildBroke:
@@ -164,12 +206,10 @@ class BuildProcess:
     def _next_line(self, expected_id: int) -> bytes:
         deadline = time.monotonic() + self.timeout
         while True:
-            end = self._lines.find(b"\n")
-            if end >= 0:
-                if end > MAX_LINE:
+            if self._ready:
+                line = self._ready.popleft()
+                if len(line) > MAX_LINE:
                     break
-                line = bytes(self._lines[:end + 1])
-                del self._lines[:end + 1]
                 return line
             if len(self._lines) > MAX_LINE:
                 break
@@ -182,6 +222,8 @@ class BuildProcess:
                                       f"{expected_id}, and is still running")
                 raise self._broke("exited", f"the build closed its output before answering request "
                                   f"{expected_id} (exit status {code})")
+            if self._read_ready():
+                continue
             if time.monotonic() >= deadline:
                 raise self._broke("hung", f"no answer to request {expected_id} within {self.timeout:g} s")
             self._pump(deadline)
@@ -233,6 +275,7 @@ class BuildProcess:
                     self._end_input()  # a build that reads until end of input ends here too
                 self._pump(deadline)
                 self._lines.clear()
+                self._ready.clear()
         if self.proc.poll() is None or self.broken:
             processes.kill_now(self.proc.pid, processes.BUILD_TAG, self.tag)
         else:  # it quit as asked: end only what it left behind
@@ -375,13 +418,13 @@ class ProtocolDriver(CallsByBatch):
         self.explicit_chance = Rewriter() if CAPABILITY in self.capabilities else None
 
     # --- plumbing ------------------------------------------------------------------------------
-    def _request(self, body: Mapping[str, JSON]) -> int:
+    def _request(self, body: Mapping[str, JSON], more: bool = False) -> int:
         rid = self._next_id
         self._next_id += 1
         message = {"id": rid, **body}
         if self.transcript is not None:
             self.transcript.append({"request": message})
-        self.process.send(message)
+        self.process.send(message, more)
         return rid
 
     def _receive(self, rid: int) -> dict[str, JSON]:
@@ -420,7 +463,9 @@ class ProtocolDriver(CallsByBatch):
             for op in ops:
                 yield self._outcome(op, self._call(request(op)))
             return
-        sent = [(op, self._request(request(op))) for op in ops]
+        # The first request goes at once, so the build starts while the kit writes the rest.
+        sent = [(op, self._request(request(op), more=i > 0)) for i, op in enumerate(ops)]
+        self.process.flush()
         done = 0
         try:
             for op, rid in sent:

@@ -123,3 +123,36 @@ def test_serve_answers_every_state_request_with_the_view_of_the_state_and_observ
     assert answers[6]["state"] == engine.view(moved) != engine.view(start)
     for i, view in expected.items():
         assert answers[i]["state"] == view, i
+
+
+def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back() -> None:
+    """A batch of small requests goes to the build in a few writes (SEND_CHUNK bytes each), the first at once;
+    requests sent one at a time are written at once."""
+    import os
+    import sys
+    from unittest import mock
+
+    from refimpl import protocol
+
+    driver = protocol.ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=True)
+    writes = []
+    real_write = os.write
+
+    def counting_write(fd: int, data: Any) -> int:
+        written = real_write(fd, data)
+        writes.append(written)
+        return written
+
+    try:
+        with mock.patch.object(protocol.os, "write", counting_write):
+            ops = [("start", "beacon-lines", "v1", None, {})] + [("view", None)] * 300
+            outcomes = list(driver.batch(ops))
+            batched = list(writes)
+            writes.clear()
+            single = list(driver.batch([("view", None)]))
+    finally:
+        driver.close()
+    assert len(outcomes) == 301 and all(isinstance(o, dict) and o["game"] == "beacon-lines" for o in outcomes)
+    assert batched[0] < protocol.SEND_CHUNK  # the start went alone, at once
+    assert len(batched) <= sum(batched) // protocol.SEND_CHUNK + 3 and len(batched) <= 30, batched
+    assert single and writes == [len(b'{"id":302,"op":"state","observer":null}\n')]
