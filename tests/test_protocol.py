@@ -125,6 +125,68 @@ def test_serve_answers_every_state_request_with_the_view_of_the_state_and_observ
         assert answers[i]["state"] == view, i
 
 
+def _pipes_with(requests: list[bytes]) -> tuple[Any, Any, int]:
+    """(stdin file with ``requests`` in one chunk and then its end, stdout file, stdout's read end)."""
+    import os
+
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    os.write(in_write, b"".join(requests))
+    os.close(in_write)
+    return os.fdopen(in_read, "r"), os.fdopen(out_write, "w"), out_read
+
+
+def test_serve_writes_the_answers_to_requests_read_together_in_few_writes_and_in_order() -> None:
+    """Pipelined requests that arrive in one chunk are answered with one write per WRITE_CHUNK bytes or so,
+    not one per answer; every answer is there, in request order."""
+    import os
+    from unittest import mock
+
+    from refimpl import serve as serve_module
+
+    # Small answers (under 64 KB in all), so they fit in the pipe while nobody reads it.
+    requests = [json.dumps({"id": i, "op": "hello", "protocol": 1}).encode() + b"\n" for i in range(200)]
+    stdin, stdout, out_read = _pipes_with(requests)
+    writes = []
+    real_write = os.write
+
+    def counting_write(fd: int, data: Any) -> int:
+        writes.append(len(data))
+        return real_write(fd, data)
+
+    with stdin, stdout, mock.patch.object(serve_module.os, "write", counting_write):
+        serve_module.serve(stdin, stdout)
+    text = os.read(out_read, 1 << 20)
+    os.close(out_read)
+    answers = [json.loads(line) for line in text.splitlines()]
+    assert [a["id"] for a in answers] == list(range(200)) and all(a["ok"] for a in answers)
+    assert len(writes) <= sum(writes) // serve_module.WRITE_CHUNK + 2 and len(writes) <= 20, writes
+
+
+def test_serve_still_writes_what_it_answered_when_a_session_crashes_mid_chunk() -> None:
+    """A crash (a deliberately wrong build) must not take the answers before it along: the kit reports the
+    request the build broke on, so those answers have to reach it."""
+    import os
+
+    import pytest
+
+    from refimpl.serve import Session, serve
+
+    class CrashOnThird(Session):
+        def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+            if req.get("id") == 2:
+                raise RuntimeError("boom")
+            return super().handle(req)
+
+    requests = [json.dumps({"id": i, "op": "hello", "protocol": 1}).encode() + b"\n" for i in range(4)]
+    stdin, stdout, out_read = _pipes_with(requests)
+    with stdin, stdout, pytest.raises(RuntimeError):
+        serve(stdin, stdout, session_class=CrashOnThird)
+    text = os.read(out_read, 1 << 20)
+    os.close(out_read)
+    assert [json.loads(line)["id"] for line in text.splitlines()] == [0, 1]
+
+
 def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back() -> None:
     """A batch of small requests goes to the build in a few writes (SEND_CHUNK bytes each), the first at once;
     requests sent one at a time are written at once."""
