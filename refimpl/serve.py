@@ -1,8 +1,7 @@
 """``refimpl serve``: the reference implementation speaking the build protocol (specs/protocol.md).
 
-It is the default build under test and the template for implementers: read what has arrived, answer each
-line, write the answers before reading again. ``engines`` swaps in other engine objects (the deliberately
-wrong builds under tests/ use it).
+It is the default build under test and the template for implementers: read a line, answer a line,
+flush. ``engines`` swaps in other engine objects (the deliberately wrong builds under tests/ use it).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from . import PROTOCOL_VERSION, jsonio
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
 MAX_DEPTH = 64  # a request nested deeper is bad-request (specs/protocol.md)
 MAX_MESSAGE = 300  # characters of a refusal's message
-WRITE_CHUNK = 1 << 12  # bytes of answers to pipelined requests written together
 Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
 
 
@@ -185,32 +183,20 @@ def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] |
           name: str = "refimpl", session_class: type[Session] = Session) -> None:
     """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
 
-    Requests are read in whatever chunks have arrived, since the kit may pipeline them. Answers are written
-    in pieces of about WRITE_CHUNK bytes, and always before the next read: an answer never waits for more
-    input, and a pipelined batch costs a write per few answers rather than one per answer.
+    Each answer is written (flushed) as soon as it is ready; requests are read in whatever chunks
+    have arrived, since the kit may pipeline them.
     """
     session = session_class(GAMES if engines is None else engines, name, reuse_views=True)
     read, write = _chunks(stdin), _writer(stdout)
     pending = b""
     while chunk := read():
         *lines, pending = (pending + chunk).split(b"\n")
-        answers: list[bytes] = []
-        size = 0
-        try:
-            for line in lines:
-                if line.strip():
-                    answers.append(jsonio.dumps(session.answer(line.decode("utf-8", "replace"))))
-                    size += len(answers[-1])
-                    if size >= WRITE_CHUNK:
-                        write(b"\n".join(answers) + b"\n")
-                        answers, size = [], 0
-                if session.quitting:
-                    break
-        finally:  # a session that crashes (a wrong build under tests/) has still said what it answered
-            if answers:
-                write(b"\n".join(answers) + b"\n")
-        if session.quitting:
-            return
+        for line in lines:
+            if line.strip():
+                answer = session.answer(line.decode("utf-8", "replace"))
+                write(jsonio.dumps(answer) + b"\n")
+            if session.quitting:
+                return
 
 
 def _chunks(stream: TextIO) -> Callable[[], bytes]:
