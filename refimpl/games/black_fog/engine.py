@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import streams
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve
@@ -89,6 +89,16 @@ class State:
     steps_left: int = 0  # animal phase: steps still to take for that animal
     stream: int = 0  # the seeded chance stream's state
     draws: int = 0  # outputs taken from it
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+# The form of each key of an action, wherever it appears (rule BF-FORM-1), checked in this order.
+CHECKS: dict[str, Callable[[object], bool]] = {
+    "keeper": lambda v: isinstance(v, str), "to": lambda v: isinstance(v, str), "animals": _names,
+    "tiles": _names, "face": lambda v: type(v) is int, "feed": lambda v: v is None or isinstance(v, str)}
 
 
 class BlackFog(Game[State, dict]):
@@ -238,11 +248,7 @@ class BlackFog(Game[State, dict]):
         needed = self.FORMS[kind] - self.OPTIONAL.get(kind, set())
         if not needed <= keys or keys - self.FORMS[kind]:
             raise MalformedAction("malformed-action", f"a {kind} action has keys {sorted(self.FORMS[kind])}: {data!r}")
-        names = lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)  # noqa: E731
-        checks = {"keeper": lambda v: isinstance(v, str), "to": lambda v: isinstance(v, str),
-                  "animals": names, "tiles": names, "face": lambda v: type(v) is int,
-                  "feed": lambda v: v is None or isinstance(v, str)}
-        for key, ok in checks.items():
+        for key, ok in CHECKS.items():
             if key in data and not ok(data[key]):
                 raise MalformedAction("malformed-action", f"{kind}: {key} has the wrong form: {data[key]!r}")
         return dict(data)

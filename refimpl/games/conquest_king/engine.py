@@ -51,6 +51,18 @@ INFO = GameInfo(
 )
 
 
+# The form of each action (rule CK-FORM-1): its keys besides ``type``, the keys it may add, and the JSON type of
+# each key wherever it appears.
+FORMS = {"deploy": frozenset({"side", "kind", "at"}), "undeploy": frozenset({"side", "at"}),
+         "complete": frozenset({"side"}), "move": frozenset({"from", "to", "facing"}), "reveal": frozenset({"at"}),
+         "end-phase": frozenset(), "dice": frozenset({"attacker", "defender"}), "register": frozenset({"side"}),
+         "wait": frozenset({"minutes"})}
+OPTIONAL = {"deploy": frozenset({"ambush", "facing"}), "move": frozenset({"attack"})}
+SQUARE_KEYS = ("at", "from", "to")  # [x, y]
+TYPES = {"side": str, "kind": str, "facing": str, "attack": bool, "ambush": bool, "minutes": int,
+         "attacker": int, "defender": int}
+
+
 class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
     info = INFO
 
@@ -99,24 +111,20 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
     def parse_action(self, data: JSON) -> dict:
         if type(data) is not dict or not isinstance(data.get("type"), str):
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
-        forms = {"deploy": {"side", "kind", "at"}, "undeploy": {"side", "at"}, "complete": {"side"},
-                 "move": {"from", "to", "facing"}, "reveal": {"at"}, "end-phase": set(),
-                 "dice": {"attacker", "defender"}, "register": {"side"}, "wait": {"minutes"}}
-        optional = {"deploy": {"ambush", "facing"}, "move": {"attack"}}
         kind = data["type"]
-        if kind not in forms:
-            raise MalformedAction("unknown-action", f"Conquest King actions are {', '.join(forms)}; got {kind!r}")
-        keys = set(data) - {"type"}
-        if not forms[kind] <= keys or keys - forms[kind] - optional.get(kind, set()):
-            raise MalformedAction("malformed-action", f"a {kind} action has keys {sorted(forms[kind])}"
-                                  f" (optional {sorted(optional.get(kind, set()))}): {data!r}")
-        for key in ("at", "from", "to"):
-            if key in data and not (isinstance(data[key], list) and len(data[key]) == 2
-                                    and all(type(v) is int for v in data[key])):
-                raise MalformedAction("malformed-action", f"{key} must be [x, y], got {data[key]!r}")
-        types = {"side": str, "kind": str, "facing": str, "attack": bool, "ambush": bool, "minutes": int,
-                 "attacker": int, "defender": int}
-        for key, kind_ in types.items():
+        if kind not in FORMS:
+            raise MalformedAction("unknown-action", f"Conquest King actions are {', '.join(FORMS)}; got {kind!r}")
+        keys = data.keys() - {"type"}
+        needed, optional = FORMS[kind], OPTIONAL.get(kind, frozenset())
+        if not needed <= keys or keys - needed - optional:
+            raise MalformedAction("malformed-action", f"a {kind} action has keys {sorted(needed)}"
+                                  f" (optional {sorted(optional)}): {data!r}")
+        for key in SQUARE_KEYS:  # in this order, then TYPES's, so the first fault named is always the same
+            if key in data:
+                value = data[key]
+                if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+                    raise MalformedAction("malformed-action", f"{key} must be [x, y], got {value!r}")
+        for key, kind_ in TYPES.items():
             if key in data and type(data[key]) is not kind_:
                 raise MalformedAction("malformed-action", f"{key} must be a {kind_.__name__}, got {data[key]!r}")
         return dict(data)
