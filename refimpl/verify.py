@@ -15,7 +15,7 @@ import time
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TextIO
 
 from . import yamlsafe
 from .compare import first_difference
@@ -383,6 +383,26 @@ def _scenario_check(r: dict[str, Any]) -> tuple[Check, str | None]:
             broke.get("cause"))
 
 
+class RecordTail:
+    """Follows a JSON Lines file another process is still writing: each call gives the records completed since
+    the last one. A line read before its writer finished it is kept until the rest arrives (read as it stood,
+    its two halves would be lost, or read as two broken records)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.partial = ""
+
+    def new_records(self) -> list[dict[str, Any]]:
+        out = []
+        for line in self.stream.readlines():
+            line, self.partial = self.partial + line, ""
+            if not line.endswith("\n"):
+                self.partial = line
+                continue
+            out.append(json.loads(line))
+        return out
+
+
 def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
                   rulesets: list[str] | None, keyword: str | None, run: _Run) -> None:
     """Run the Gherkin features under pytest against the build; one Check per scenario (example),
@@ -412,13 +432,13 @@ def run_scenarios(command: str, features: Path, timeout: float, games: list[str]
         read = 0
         try:
             with open(out, encoding="utf-8") as records:
+                tail = RecordTail(records)
                 while True:
                     finished = child.poll() is not None
-                    for line in records.readlines():
-                        if line.endswith("\n"):
-                            check, cause = _scenario_check(json.loads(line))
-                            run.add(check, cause if check.status == BROKE else None)
-                            read += 1
+                    for record in tail.new_records():
+                        check, cause = _scenario_check(record)
+                        run.add(check, cause if check.status == BROKE else None)
+                        read += 1
                     if finished:
                         break
                     time.sleep(0.05)

@@ -239,3 +239,25 @@ def test_selecting_a_ruleset_still_runs_scenarios_that_name_it() -> None:
     assert any("under v0" in c["name"] or "v0" in c["name"] or "Draft" in c["name"] or "draft" in c["name"]
                for c in ran), [c["name"] for c in ran]
     assert all(c["ruleset"] in (None, "v0") for c in doc["checks"] if c["kind"] == "trace")
+
+
+def test_scenario_records_read_while_their_writer_is_midway_are_whole(tmp_path: Path) -> None:
+    """verify follows the scenario child's JSON Lines report as it grows. A record caught half written is
+    neither lost nor read as broken JSON (this once surfaced as a JSONDecodeError in a mutant run)."""
+    from refimpl.verify import RecordTail
+
+    path = tmp_path / "scenarios.jsonl"
+    first, second = json.dumps({"n": 1, "detail": "x" * 50}) + "\n", json.dumps({"n": 2}) + "\n"
+    with open(path, "w", encoding="utf-8") as writer, open(path, encoding="utf-8") as reader:
+        tail = RecordTail(reader)
+        assert tail.new_records() == []
+        writer.write(first[:20])
+        writer.flush()
+        assert tail.new_records() == []
+        writer.write(first[20:] + second[:5])
+        writer.flush()
+        assert tail.new_records() == [{"n": 1, "detail": "x" * 50}]
+        writer.write(second[5:])
+        writer.flush()
+        assert tail.new_records() == [{"n": 2}]
+        assert tail.new_records() == []
