@@ -14,10 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import suite
 from .driver import Driver, Op, Refused, Rejected
 from .games import GAMES, JSON
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
 NOTE = ("nodes[d]: action sequences of exactly d actions from the start, finished or not (chance outcomes and "
         "joint actions count as actions); results[d]: those of them that end the game, by result")
 
@@ -81,7 +81,8 @@ def perft(game: str, ruleset: str | None = None, depth: int = 2) -> Counts:
 
 
 def golden_path(game: str, ruleset: str) -> Path:
-    return KIT_ROOT / "traces" / game / f"perft-{ruleset}.json"
+    """The golden perft file of ``game`` under ``ruleset``, beside the game's bundled traces."""
+    return suite.trace_folder() / game / f"perft-{ruleset}.json"
 
 
 def load_golden(game: str, ruleset: str) -> dict[str, Any] | None:

@@ -5,8 +5,8 @@ a daemon), and a scenario run in a child pytest can be killed before it closes i
 process the kit starts carries a tag in its environment, which its children inherit: each build its own
 (``REFIMPL_BUILD_TAG``), and each run of a command a list (``REFIMPL_RUN_TAGS``, one more per nested
 run). Ending a build or a run kills its process group and then every process whose environment carries
-its tag, wherever it moved, SIGTERM first and SIGKILL after a grace period. Where there is no ``/proc``
-(not Linux) only process groups are ended.
+its tag, wherever it moved, SIGTERM first and SIGKILL after a grace period. Processes are found with psutil,
+so this holds on Linux and macOS alike (a process that clears its environment, ``env -i``, escapes the scan).
 
 ``scope()`` wraps a command: on a normal end, an error, Ctrl-C or SIGTERM (turned into ``Terminated``)
 everything started inside it is ended before the command returns.
@@ -19,8 +19,9 @@ import secrets
 import signal
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Iterator
+
+import psutil
 
 BUILD_TAG = "REFIMPL_BUILD_TAG"
 RUN_TAGS = "REFIMPL_RUN_TAGS"
@@ -35,54 +36,28 @@ def new_tag() -> str:
     return f"{os.getpid()}-{secrets.token_hex(6)}"
 
 
-def _environ_has(pid: int, name: str, tag: str) -> bool:
+def _tagged_by(proc: psutil.Process, name: str, tag: str) -> bool:
     try:
-        raw = Path(f"/proc/{pid}/environ").read_bytes()
-    except OSError:
+        value = proc.environ().get(name)
+        return bool(value) and tag in value.split(":") and proc.status() != psutil.STATUS_ZOMBIE
+    except (psutil.Error, OSError):  # gone, a zombie, or another user's: not ours to end
         return False
-    prefix = name.encode() + b"="
-    for entry in raw.split(b"\0"):
-        if entry.startswith(prefix):
-            return tag.encode() in entry[len(prefix):].split(b":")
-    return False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
 
 
 def tagged(name: str, tag: str) -> list[int]:
-    """Live processes (not this one) whose environment carries ``tag`` under ``name``; [] without /proc."""
-    proc = Path("/proc")
-    if not (proc / "self").exists():
-        return []
+    """Live processes (not this one) whose environment carries ``tag`` under ``name``."""
     me = os.getpid()
-    return [int(e.name) for e in proc.iterdir()
-            if e.name.isdigit() and int(e.name) != me and _environ_has(int(e.name), name, tag) and _alive(int(e.name))]
+    return [proc.pid for proc in psutil.process_iter() if proc.pid != me and _tagged_by(proc, name, tag)]
 
 
 def _group_alive(pgid: int) -> bool:
-    proc = Path("/proc")
-    if not (proc / "self").exists():
+    """Whether a process of group ``pgid`` still runs (a zombie does not count)."""
+    for proc in psutil.process_iter():
         try:
-            os.killpg(pgid, 0)
-            return True
-        except (ProcessLookupError, PermissionError):
-            return False
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
+            if os.getpgid(proc.pid) == pgid and proc.status() != psutil.STATUS_ZOMBIE:
+                return True
+        except (psutil.Error, OSError):
             continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
-            return True
     return False
 
 

@@ -7,10 +7,9 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from . import PROTOCOL_VERSION
+from . import PROTOCOL_VERSION, suite
 from .compare import MISSING, Difference, flatten
 from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-exported)
 from .driver import BuildBroke
@@ -21,7 +20,6 @@ from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
 from .trace import Trace
 from .rules import code_rules, spec_rules
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
 
 # The status of one check in a verify run.
 PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE = "passed", "failed", "not-run", "xfail", "xpass", "broke"
@@ -120,10 +118,8 @@ class Report:
         out: dict[str, dict[str, dict[str, int]]] = {}
         games = sorted({c.game for c in self.checks})
         for game in games:
-            rules: dict[str, dict[str, int]] = {}
-            spec = KIT_ROOT / GAMES[game].info.spec if game in GAMES else None
-            if spec is not None and spec.is_file():
-                rules = {r: dict.fromkeys(STATUSES, 0) for r in spec_rules(spec.read_text(encoding="utf-8"))}
+            text = suite.spec_text(GAMES[game].info.spec) if game in GAMES else None
+            rules = {r: dict.fromkeys(STATUSES, 0) for r in spec_rules(text or "")}
             for check in (c for c in self.checks if c.game == game):
                 for rule in check.credited:
                     rules.setdefault(rule, dict.fromkeys(STATUSES, 0))[check.status] += 1
@@ -139,8 +135,8 @@ _CODES: dict[str, dict[str, tuple[str, ...]]] = {}
 def _code_owners(game: str) -> dict[str, tuple[str, ...]]:
     """The game's codes and the rules that name them (read from its spec once)."""
     if game not in _CODES:
-        spec = KIT_ROOT / GAMES[game].info.spec if game in GAMES else None
-        _CODES[game] = code_rules(spec.read_text(encoding="utf-8")) if spec is not None and spec.is_file() else {}
+        text = suite.spec_text(GAMES[game].info.spec) if game in GAMES else None
+        _CODES[game] = code_rules(text) if text else {}
     return _CODES[game]
 
 
@@ -176,7 +172,11 @@ def _ledger(result: TraceResult) -> tuple[dict[str, Any], ...]:
 
 
 def shown_path(path: str) -> str:
-    """``path`` relative to the working folder when it lies inside it (shorter in reports), else as given."""
+    """A bundled file by its name in the kit's repository (``traces/ludo/capture.yaml``); another ``path``
+    relative to the working folder when it lies inside it (shorter in reports), else as given."""
+    bundled = suite.shown(path)
+    if bundled is not None:
+        return bundled
     try:
         relative = os.path.relpath(path)
     except ValueError:

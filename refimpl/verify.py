@@ -1,34 +1,36 @@
 """``refimpl verify``: run every bundled trace and Gherkin scenario against a build, through the protocol.
 
-Traces run in this process over a ProtocolDriver (pipelined); scenarios run under pytest in a child
-process with the refimpl plugin aimed at the same command. Results become one list of checks, each
-tagged with its game and rule IDs, from which the matrix, the reports and the exit code are made.
+Everything runs in this process: traces over a ProtocolDriver (pipelined), scenarios step by step through
+the scenario runner (refimpl/scenarios) over another. Every build is started in the folder verify was run
+from. Results become one list of checks, each tagged with its game and rule IDs, from which the matrix, the
+reports and the exit code are made.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import tempfile
 import time
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable
 
-from . import yamlsafe
+from . import suite, yamlsafe
 from .compare import first_difference
 from .chance import STREAM_RULES
 from .driver import BuildBroke, ReferenceDriver
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
-from .report import BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, trace_failure
+from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
+                     trace_failure)
+from .safetext import bounded
+from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_RUN as SCENARIO_NOT_RUN,
+                        PASSED as SCENARIO_PASSED, Builds, FeatureError, Mismatch, NotRun, Outcome, Scenario,
+                        Selected, UndefinedStep, bundled, check_steps, run_scenario)
+from .scenarios.runner import transcript_of
 from .trace import Trace, TraceError, load_traces
 from .transcript import exchanges
-
-KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
 class VerifyError(Exception):
@@ -94,36 +96,20 @@ def load_expect_fail(path: str) -> list[Expectation]:
     return out
 
 
-def scenario_names(features: Path) -> list[str]:
-    """Every scenario's check name (``Feature: Scenario``) in the feature files under ``features``."""
-    names = []
-    for path in sorted(features.glob("*.feature")):
-        feature = ""
-        for line in path.read_text(encoding="utf-8").splitlines():
-            head, _, rest = line.strip().partition(":")
-            if head == "Feature":
-                feature = rest.strip()
-            elif head in ("Scenario", "Scenario Outline", "Example", "Scenario Template"):
-                names.append(f"{feature}: {rest.strip()}")
-    return names
-
-
-def check_expectations(expected: list[Expectation], traces: list[Trace], features: Path | None) -> None:
+def check_expectations(expected: list[Expectation], traces: list[Trace], scenarios: list[Scenario]) -> None:
     """Raise VerifyError (exit 2, naming the entry's file and line) for an entry that names no trace,
     scenario or rule the kit has: a misspelt entry must not pass silently."""
     from .rules import spec_rules
 
-    rules = {r for g in GAMES.values() if (KIT_ROOT / g.info.spec).is_file()
-             for r in spec_rules((KIT_ROOT / g.info.spec).read_text(encoding="utf-8"))}
-    scenarios = scenario_names(features) if features is not None and features.is_dir() else []
+    rules = {r for g in GAMES.values() for r in spec_rules(suite.spec_text(g.info.spec) or "")}
+    names = [s.check_name for s in scenarios]
     for e in expected:
         if e.kind == "rule":
             known = e.pattern in rules
         elif e.kind == "trace":
             known = any(e.names("trace", f"{t.game}/{t.name}") for t in traces)
-        else:  # a run's name may end in an Outline example's " [id]", which the feature files do not spell out
-            bare = Expectation(e.kind, e.pattern.partition(" [")[0], e.reason)
-            known = any(e.names("scenario", name) or bare.names("scenario", name) for name in scenarios)
+        else:
+            known = any(e.names("scenario", name) for name in names)
         if not known:
             what = {"rule": "no spec has this rule ID", "trace": "no trace's name contains it",
                     "scenario": "no scenario's name contains it"}[e.kind]
@@ -373,90 +359,78 @@ def run_twice(command: str, traces: list[Trace], timeout: float, run: _Run) -> N
         run.add(Check("determinism", trace.game, name, trace.rules, FAILED, detail, trace.ruleset))
 
 
-def _scenario_check(r: dict[str, Any]) -> tuple[Check, str | None]:
-    name = f"{r['feature']}: {r['scenario']}" + (f" [{r['example']}]" if r["example"] else "")
-    broke = r.get("broke") or {}
-    f = r.get("failure")
-    failure = None if not f else Failure(f["file"], f["line"], None, f["action"], f["request"], message=f["message"])
-    return (Check("scenario", r["game"], name, tuple(r["rules"]), r["status"], r["detail"],
-                  stderr=broke.get("stderr", ""), failure=failure, transcript=tuple(r.get("transcript") or ())),
-            broke.get("cause"))
+def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict[str, Any], ...]) -> Check:
+    """The Check of one scenario run: a mismatch's fields credited to the scenario's rules that decide them."""
+    status = {SCENARIO_PASSED: PASSED, SCENARIO_FAILED: FAILED, SCENARIO_NOT_RUN: SKIPPED,
+              SCENARIO_BROKE: BROKE}[outcome.status]
+    failure = None
+    if outcome.status == SCENARIO_FAILED and outcome.step is not None:
+        fields: tuple[FieldDiff, ...] = ()
+        error = outcome.error
+        if isinstance(error, Mismatch):
+            info = GAMES[scenario.game].info if scenario.game in GAMES else None
+            deciding = [r for r in (info.rules_of(error.path) if info else ()) if r in scenario.rules]
+            fields = (FieldDiff(error.path, bounded(error.expected), bounded(error.actual),
+                                deciding[0] if deciding else None, tuple(deciding[1:])),)
+        failure = Failure(scenario.file, outcome.step.line, None, outcome.step.label, outcome.request,
+                          fields=fields, message=outcome.message)
+    broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
+    return Check("scenario", scenario.game, scenario.check_name, scenario.rules, status, outcome.detail,
+                 stderr=broke.stderr_tail if broke else "", failure=failure,
+                 transcript=transcript if status in (FAILED, BROKE) else ())
 
 
-class RecordTail:
-    """Follows a JSON Lines file another process is still writing: each call gives the records completed since
-    the last one. A line read before its writer finished it is kept until the rest arrives (read as it stood,
-    its two halves would be lost, or read as two broken records)."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.partial = ""
-
-    def new_records(self) -> list[dict[str, Any]]:
-        out = []
-        for line in self.stream.readlines():
-            line, self.partial = self.partial + line, ""
-            if not line.endswith("\n"):
-                self.partial = line
+def run_scenarios(command: str, scenarios: list[Scenario], timeout: float, games: list[str] | None,
+                  rulesets: list[str] | None, run: _Run) -> None:
+    """Run ``scenarios`` in this process against the build (one build process, started again after it
+    breaks), one Check each, recorded as each ends, until the run must stop; the rest is not run. The run's
+    deadline bounds them: a scenario is not started once it has passed."""
+    builds = Builds(command, timeout, deadline=run.deadline)
+    wanted_games, wanted_rulesets = set(games) if games else None, set(rulesets) if rulesets else None
+    remaining = list(scenarios)
+    try:
+        while remaining and not run.stop_reason():
+            scenario = remaining.pop(0)
+            try:
+                driver = Selected(builds.get(), wanted_games, wanted_rulesets)
+            except NotRun as exc:
+                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED, str(exc)))
                 continue
-            out.append(json.loads(line))
-        return out
+            except BuildBroke as exc:
+                if not run.report.checks:
+                    run.report.broke_at_start = exc
+                    break
+                exc.where = f"{scenario.file}:{scenario.line} (starting the build)"
+                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, BROKE, str(exc),
+                              stderr=exc.stderr_tail), exc.cause)
+                continue
+            run.report.build = run.report.build or f"{driver.name} {driver.version}".strip()
+            outcome = run_scenario(scenario, driver)
+            kept = tuple(transcript_of(driver)) if run.transcripts and outcome.status in (
+                SCENARIO_FAILED, SCENARIO_BROKE) else ()
+            broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
+            run.add(_scenario_check(scenario, outcome, kept), broke.cause if broke else None)
+    finally:
+        builds.close()
+    for scenario in remaining:
+        run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED,
+                      f"not run: {run.report.stopped}"))
 
 
-def run_scenarios(command: str, features: Path, timeout: float, games: list[str] | None,
-                  rulesets: list[str] | None, keyword: str | None, run: _Run) -> None:
-    """Run the Gherkin features under pytest against the build; one Check per scenario (example),
-    recorded as each finishes. The child stops by itself after a streak of the same break, at the
-    run's deadline, or (--fail-fast) at the first failure; Ctrl-C and SIGTERM end it too."""
-    with tempfile.TemporaryDirectory(prefix="refimpl-verify-") as tmp:
-        out = Path(tmp) / "scenarios.jsonl"
-        out.touch()
-        args = [sys.executable, "-m", "pytest", str(features), "-q", "--no-header", "-p", "no:cacheprovider",
-                "-o", "addopts=", "--impl", command, "--impl-timeout", str(timeout), "--kit-report", str(out),
-                "--kit-break-streak", str(BREAK_STREAK)]
-        if games:
-            args += ["--kit-games", ",".join(games)]
-        if rulesets:
-            args += ["--kit-rulesets", ",".join(rulesets)]
-        if keyword:
-            args += ["-k", keyword]
-        if run.fail_fast:
-            args.append("-x")
-        if run.transcripts:
-            args.append("--kit-transcripts")
-        left = run.left()
-        if left is not None:
-            args += ["--kit-time", f"{left:.3f}"]
-        child = subprocess.Popen(args, cwd=KIT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        output: list[str] = []
-        read = 0
-        try:
-            with open(out, encoding="utf-8") as records:
-                tail = RecordTail(records)
-                while True:
-                    finished = child.poll() is not None
-                    for record in tail.new_records():
-                        check, cause = _scenario_check(record)
-                        run.add(check, cause if check.status == BROKE else None)
-                        read += 1
-                    if finished:
-                        break
-                    time.sleep(0.05)
-            output = child.stdout.read().splitlines() if child.stdout else []
-        finally:
-            if child.poll() is None:
-                child.terminate()
-                try:
-                    child.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
-            if child.stdout:
-                child.stdout.close()
-        if child.returncode not in (0, 1, 5) or (read == 0 and child.returncode != 5):
-            tail = "\n".join(output[-15:])
-            raise VerifyError(f"the features in {features} did not run (pytest exit {child.returncode}):\n{tail}")
-    run.stop_reason()
+def select_scenarios(features: Path | None, games: list[str] | None, keyword: str | None) -> list[Scenario]:
+    """The scenarios a run checks against an outside build: the bundled ones (or those in ``features``) of
+    the selected games whose name contains ``keyword``, the kit's own @kit checks left out. Raises VerifyError
+    for a feature file that does not parse or a step no definition matches (before any build starts)."""
+    from .scenarios import gherkin
+
+    try:
+        found = bundled() if features is None else gherkin.load_folder(features)
+        check_steps(found)
+    except (FeatureError, UndefinedStep) as exc:
+        raise VerifyError(f"the scenarios cannot run: {exc}") from None
+    word = keyword.lower() if keyword else None
+    return [s for s in found if not s.kit_only and (not games or s.game in games)
+            and (word is None or word in f"{s.game} {s.check_name}".lower())]
 
 
 def select_traces(paths: list[str] | None, games: list[str] | None, rulesets: list[str] | None,
@@ -465,7 +439,7 @@ def select_traces(paths: list[str] | None, games: list[str] | None, rulesets: li
     from .preflight import check_traces
 
     selected = []
-    for trace in load_traces(paths or [KIT_ROOT / "traces"]):
+    for trace in load_traces(paths or [suite.trace_folder()]):
         if games and trace.game not in games or rulesets and trace.ruleset not in rulesets:
             continue
         if keyword and keyword.lower() not in f"{trace.game}/{trace.name} {trace.title}".lower():
@@ -508,12 +482,14 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     check_selection(games, rulesets)
     expected = load_expect_fail(expect_fail) if expect_fail else []
     selected = select_traces(traces, games, rulesets, keyword)
-    features_dir = Path(features) if features else KIT_ROOT / "features"
+    chosen = select_scenarios(Path(features) if features else None, games, keyword)
     if expected:
-        check_expectations(expected, load_traces(traces or [KIT_ROOT / "traces"]), features_dir)
+        every = select_scenarios(Path(features) if features else None, None, None)
+        check_expectations(expected, load_traces(traces or [suite.trace_folder()]), every)
     report = Report(command)
     deadline = None if max_time is None else time.monotonic() + max_time
-    run = _Run(report, deadline, fail_fast, max_time, progress, len(selected), transcripts)
+    run = _Run(report, deadline, fail_fast, max_time, progress, len(selected) + len(chosen) * scenarios,
+               transcripts)
     try:
         run_traces(command, selected, timeout, pipeline, run, oracle)
         if twice and not run.stop_reason():
@@ -521,7 +497,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         if perft_depth > 0:
             run_perft(command, games, rulesets, perft_depth, timeout, run)
         if scenarios and not run.stop_reason():
-            run_scenarios(command, features_dir, timeout, games, rulesets, keyword, run)
+            run_scenarios(command, chosen, timeout, games, rulesets, run)
         elif scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
     except KeyboardInterrupt as exc:

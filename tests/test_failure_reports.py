@@ -59,7 +59,7 @@ def test_pytest_runs_features_and_traces_with_verify_s_short_messages() -> None:
 def test_items_are_named_by_game_and_traces_are_items() -> None:
     proc = _pytest("features", "traces", "--collect-only", "-q", "-k", "ludo")
     ids = [line for line in proc.stdout.splitlines() if "::" in line]
-    assert ids and all(i.startswith(("features/test_ludo.py::", "traces/ludo/")) for i in ids)
+    assert ids and all(i.startswith(("features/ludo.feature::", "traces/ludo/")) for i in ids)
     assert "traces/ludo/capture.yaml::ludo/capture" in ids
     traces = [i for i in ids if i.startswith("traces/")]
     assert len(traces) == len(list((ROOT / "traces/ludo").glob("*.yaml")))
@@ -125,10 +125,13 @@ def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_
 
 
 def test_an_entry_may_name_one_example_of_a_scenario_outline() -> None:
-    from refimpl.verify import Expectation, check_expectations
+    from refimpl.scenarios import bundled
+    from refimpl.verify import Expectation, VerifyError, check_expectations
 
     entry = Expectation("scenario", "A Home is never a target [red", "r", "f:1")
-    check_expectations([entry], [], ROOT / "features")  # raises VerifyError when it names nothing
+    check_expectations([entry], [], bundled())  # raises VerifyError when it names nothing
+    with pytest.raises(VerifyError, match="matches nothing"):
+        check_expectations([Expectation("scenario", "A Home is never a target [green", "r", "f:1")], [], bundled())
 
 
 def test_a_broken_check_s_transcript_ends_at_the_request_never_answered() -> None:

@@ -30,7 +30,7 @@ def test_traces_catch_the_wrong_build(factory: str) -> None:
 @pytest.mark.parametrize("factory", sorted(WRONG))
 def test_features_catch_the_wrong_build(factory: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "features/test_beacon_lines.py",
+        [sys.executable, "-m", "pytest", "features/beacon-lines.feature",
          "-q", "-p", "no:cacheprovider", "--driver", f"tests.wrong_builds.beacon:{factory}",
          "-m", " or ".join(sorted(WRONG[factory]))],
         cwd=ROOT, capture_output=True, text=True, timeout=120)

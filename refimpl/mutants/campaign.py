@@ -38,7 +38,6 @@ from ..games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the pristine refimpl package
-KIT_ROOT = PACKAGE.parent
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
 SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
 KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
@@ -246,21 +245,23 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 # --- the campaign --------------------------------------------------------------------------------
 
 def kit_fingerprint(judge: str = "verify") -> str:
-    """A digest of everything that judges a build: the harness, schemas, traces and features (and the
-    fuzzer, for ``judge`` fuzz)."""
+    """A digest of everything that judges a build: the harness, schemas, scenario runner and steps, traces and
+    features (and the fuzzer, for ``judge`` fuzz), by their names inside the package and their bytes."""
+    from .. import suite
+
     digest = hashlib.sha1(judge.encode() if judge != "verify" else b"")
-    files = [p for p in sorted(PACKAGE.glob("*.py"))] + sorted((PACKAGE / "schemas").rglob("*.json"))
+    files = sorted(PACKAGE.glob("*.py")) + sorted((PACKAGE / "schemas").rglob("*.json"))
+    files += sorted((PACKAGE / "scenarios").rglob("*.py"))
     if judge == "fuzz":
         files += sorted((PACKAGE / "fuzz").glob("*.py"))
-    for folder in ("traces", "features"):
-        files += sorted(p for p in (KIT_ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for path in files:
-        digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    named = [(p.relative_to(PACKAGE.parent).as_posix(), p) for p in files] + suite.files()
+    for name, path in named:
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 
 def _file_digest(file: str) -> str:
-    return hashlib.sha1((KIT_ROOT / file).read_bytes()).hexdigest()[:12]
+    return hashlib.sha1((PACKAGE.parent / file).read_bytes()).hexdigest()[:12]
 
 
 class Results:

@@ -1,7 +1,7 @@
 """The reference, with its state views turned hostile from the second action on: what a report of a
 failing check must still carry whole and well-formed.
 
-    python tests/builds/hostile_answers.py MODE    (surrogate | controls | deep | many-keys)
+    python tests/builds/hostile_answers.py MODE    (surrogate | controls | deep | many-keys | long)
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def spoil(mode: str, state: dict) -> None:
         state.update({k: value for k in keys})
     elif mode == "many-keys":
         state.update({f"k{i}": i for i in range(30_000)})
+    elif mode == "long":  # every text a few KB long: an ordinary build's failures, with long values
+        state.update({k: f"{v} " + "long " * 800 for k, v in state.items() if isinstance(v, str) and k != "game"})
 
 
 def main() -> None:

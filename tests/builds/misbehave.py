@@ -23,7 +23,7 @@ from refimpl.serve import Session  # noqa: E402
 MODES = ["crash-at-start", "silent-at-start", "crash-mid", "hang-mid", "not-json", "partial-line",
          "flood-stdout", "flood-stderr-then-crash", "noisy-stderr", "wrong-protocol", "exit-early",
          "child-left-behind", "wrong-id", "clock-in-state", "legal-non-objects", "daemon-left-behind",
-         "hang-on-start", "hang-after-hello", "close-stdout", "no-ok", "deep-json", "ignore-sigterm"]
+         "hang-on-start", "hang-after-hello", "close-stdout", "no-ok", "deep-json", "ignore-sigterm", "slow"]
 
 
 def out(text: str) -> None:
@@ -67,6 +67,8 @@ def main() -> None:
             response["state"]["served_at"] = time.time_ns()  # depends on the clock: passes traces, not --twice
         if args.mode == "legal-non-objects" and isinstance(response.get("actions"), list) and response["actions"]:
             response["actions"][0] = 1  # the protocol lists actions as objects
+        if args.mode == "slow":  # right, but 20 ms an answer: a whole run takes minutes
+            time.sleep(0.02)
         if args.mode == "noisy-stderr":
             sys.stderr.write("debug: " + "x" * 10_000 + "\n")
         if request.get("op") == "apply":

@@ -1,5 +1,5 @@
-"""What every game's step definitions share: the ``Play`` record of a scenario and the helpers that turn
-the features' words into the protocol's ids. Steps talk to a driver only, never to an engine.
+"""What every game's step definitions share: the ``Play`` record of a scenario (the ``play`` fixture) and the
+helpers that turn the features' words into the protocol's ids. Steps talk to a driver only, never to an engine.
 
 Words in the features are the spec's words ("North Pass", "Salvage"); the steps turn them into the
 JSON actions and view keys of the protocol (``north-pass``, ``salvage``).
@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
-from refimpl.driver import Driver, Rejected
+from ...driver import Driver, Rejected
+from ..registry import fixture, skip
 
 RESULTS = {"none yet": None, "Red wins": "red", "Blue wins": "blue", "a draw": "draw",
            "restored": "restored", "incomplete": "incomplete"}
@@ -46,7 +45,7 @@ class Play:
 
     def ready(self) -> None:
         if self.not_started:
-            pytest.skip(self.not_started)
+            skip(self.not_started)
 
     def act(self, action: dict[str, Any]) -> None:
         self.ready()
@@ -59,3 +58,9 @@ class Play:
     def current(self) -> dict[str, Any]:
         self.ready()
         return self.driver.view()
+
+
+@fixture
+def play(driver: Driver) -> Play:
+    """The scenario's Play on the scenario's driver."""
+    return Play(driver)

@@ -4,28 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from pytest_bdd import given, parsers, then, when
-
-from features.stepkit import Play, ints, names
-from refimpl.driver import Rejected
+from ...driver import Rejected
+from ..registry import expect, fixture, given, regex, skip, then, when
+from .play import Play, ints, names
 
 LUDO_SEATS = ["human", "cpu1", "cpu2", "cpu3"]
 
 
-@given(parsers.re(r"^a new Ludo game with seed (?P<seed>\d+)$"))
+@given(regex(r"^a new Ludo game with seed (?P<seed>\d+)$"))
 def new_ludo(play: Play, seed: str) -> None:
     if not play.driver.supports("ludo", None):
-        pytest.skip("the build does not declare ludo")
+        skip("the build does not declare ludo")
     play.view = play.driver.start("ludo", None, int(seed), {})
     play.not_started = ""
 
 
-@given(parsers.re(r"^a Ludo game with seed (?P<seed>\d+)(?: after (?P<throws>\d+) throws)? "
+@given(regex(r"^a Ludo game with seed (?P<seed>\d+)(?: after (?P<throws>\d+) throws)? "
                   r"where it is (?P<seat>\w+)'s turn:$"))
 def ludo_position(play: Play, seed: str, throws: str | None, seat: str, datatable: list[list[str]]) -> None:
     if not play.driver.supports("ludo", None):
-        pytest.skip("the build does not declare ludo")
+        skip("the build does not declare ludo")
     header, *rows = datatable
     pieces = {row[header.index("seat")].strip(): ints(row[header.index("pieces")]) for row in rows}
     setup: dict[str, Any] = {"pieces": pieces, "turn": seat}
@@ -41,111 +39,118 @@ def _turn(play: Play, seat: str, phase: str) -> None:
     view = play.current()
     if view["phase"] == "over" and phase != "over":
         return
-    assert (view["turn"], view["phase"]) == (seat, phase), \
-        f"expected {seat} to {phase}, but it is {view['turn']} in phase {view['phase']}"
+    expect("turn", view["turn"], seat, f"{seat} to {phase}")
+    expect("phase", view["phase"], phase, f"{seat} to {phase}")
 
 
-@when(parsers.re(r"^(?P<seat>\w+) throws a (?P<face>\d+)$"))
+@when(regex(r"^(?P<seat>\w+) throws a (?P<face>\d+)$"))
 def throws_a(play: Play, seat: str, face: str) -> None:
     _turn(play, seat, "roll")
     play.act({"type": "roll", "face": int(face)})
 
 
-@when(parsers.re(r"^(?P<seat>\w+) moves piece (?P<piece>\d+)$"))
+@when(regex(r"^(?P<seat>\w+) moves piece (?P<piece>\d+)$"))
 def moves_piece(play: Play, seat: str, piece: str) -> None:
     _turn(play, seat, "move")
     play.act({"type": "move", "piece": int(piece)})
 
 
-@when(parsers.re(r"^the (?P<level>easy|normal|hard) CPU moves for (?P<seat>\w+)$"))
+@when(regex(r"^the (?P<level>easy|normal|hard) CPU moves for (?P<seat>\w+)$"))
 def cpu_moves(play: Play, level: str, seat: str) -> None:
     _turn(play, seat, "move")
     play.act({"type": "cpu", "level": level})
 
 
-@when(parsers.re(r"^(?P<n>\d+) throws come from the seed, each face played by the (?P<level>\w+) CPU$"))
+@when(regex(r"^(?P<n>\d+) throws come from the seed, each face played by the (?P<level>\w+) CPU$"))
 def seeded_throws(play: Play, n: str, level: str, faces: list[int]) -> None:
     for _ in range(int(n)):
         play.act({"type": "roll"})
-        assert not isinstance(play.outcome, Rejected), play.outcome
+        if isinstance(play.outcome, Rejected):
+            raise AssertionError(f"a seeded throw was rejected: {play.outcome.code}: {play.outcome.message}")
         faces.append(play.outcome["last_face"])
         if play.outcome["phase"] == "move":
             play.act({"type": "cpu", "level": level})
 
 
-@pytest.fixture
+@fixture
 def faces() -> list[int]:
+    """The faces the seeded throws of a scenario showed."""
     return []
 
 
-@pytest.fixture
+@fixture
 def ludo_record() -> dict[str, int]:
+    """The human seat's record over the games a scenario records."""
     return {"played": 0, "won": 0, "lost": 0}
 
 
 @when("the result is recorded")
 def record_result(play: Play, ludo_record: dict[str, int]) -> None:
-    from refimpl.simulate import tally
+    from ...simulate import tally
 
     tally(ludo_record, play.current()["result"])
 
 
-@then(parsers.re(r"^the human seat's record is (?P<played>\d+) played, (?P<won>\d+) won, (?P<lost>\d+) lost$"))
+@then(regex(r"^the human seat's record is (?P<played>\d+) played, (?P<won>\d+) won, (?P<lost>\d+) lost$"))
 def human_record(ludo_record: dict[str, int], played: str, won: str, lost: str) -> None:
-    assert ludo_record == {"played": int(played), "won": int(won), "lost": int(lost)}
+    expect("record", ludo_record, {"played": int(played), "won": int(won), "lost": int(lost)})
 
 
-@then(parsers.re(r"^the seats are (?P<seats>.+)$"))
+@then(regex(r"^the seats are (?P<seats>.+)$"))
 def seats_are(play: Play, seats: str) -> None:
-    assert list(play.current()["pieces"]) == names(seats)
+    expect("pieces", list(play.current()["pieces"]), names(seats), "the seats, in turn order")
 
 
 @then("every piece of every seat is in its yard")
 def all_in_yard(play: Play) -> None:
-    assert all(p == [-1, -1, -1, -1] for p in play.current()["pieces"].values())
+    for seat, pieces in play.current()["pieces"].items():
+        expect(f"pieces.{seat}", pieces, [-1, -1, -1, -1])
 
 
-@then(parsers.re(r"^it is (?P<seat>\w+)'s turn to throw$"))
+@then(regex(r"^it is (?P<seat>\w+)'s turn to throw$"))
 def turn_to_throw(play: Play, seat: str) -> None:
     _turn(play, seat, "roll")
 
 
-@then(parsers.re(r"^(?P<seat>\w+) may move exactly pieces (?P<pieces>[\d, ]+)$"))
+@then(regex(r"^(?P<seat>\w+) may move exactly pieces (?P<pieces>[\d, ]+)$"))
 def may_move(play: Play, seat: str, pieces: str) -> None:
     _turn(play, seat, "move")
     actions = play.driver.legal_actions()
     if actions is None:
-        pytest.skip("the build does not list legal actions")
-    assert sorted(a["piece"] for a in actions if a["type"] == "move") == ints(pieces)
+        skip("the build does not list legal actions")
+    expect("legal", sorted(a["piece"] for a in actions if a["type"] == "move"), ints(pieces),
+           "the pieces that may move, sorted")
 
 
-@then(parsers.re(r"^(?P<seat>\w+)'s pieces are at (?P<pieces>[-\d, ]+)$"))
+@then(regex(r"^(?P<seat>\w+)'s pieces are at (?P<pieces>[-\d, ]+)$"))
 def pieces_at(play: Play, seat: str, pieces: str) -> None:
-    assert play.current()["pieces"][seat] == ints(pieces)
+    expect(f"pieces.{seat}", play.current()["pieces"][seat], ints(pieces))
 
 
-@then(parsers.re(r"^(?P<n>\d+) throws have been made$"))
+@then(regex(r"^(?P<n>\d+) throws have been made$"))
 def throws_made(play: Play, n: str) -> None:
-    assert play.current()["throws"] == int(n)
+    expect("throws", play.current()["throws"], int(n))
 
 
-@then(parsers.re(r"^(?P<n>\d+) numbers have been drawn from the decision stream$"))
+@then(regex(r"^(?P<n>\d+) numbers have been drawn from the decision stream$"))
 def decisions_drawn(play: Play, n: str) -> None:
-    assert play.current()["decisions"] == int(n)
+    expect("decisions", play.current()["decisions"], int(n))
 
 
-@then(parsers.re(r"^the game is over and (?P<seat>\w+) has won$"))
+@then(regex(r"^the game is over and (?P<seat>\w+) has won$"))
 def won(play: Play, seat: str) -> None:
     view = play.current()
-    assert (view["phase"], view["result"]) == ("over", seat)
+    expect("phase", view["phase"], "over")
+    expect("result", view["result"], seat)
 
 
 @then("the game is over with no result")
 def capped(play: Play) -> None:
     view = play.current()
-    assert (view["phase"], view["result"]) == ("over", "capped")
+    expect("phase", view["phase"], "over")
+    expect("result", view["result"], "capped")
 
 
-@then(parsers.re(r"^the faces were (?P<faces_>[\d, ]+)$"))
+@then(regex(r"^the faces were (?P<faces_>[\d, ]+)$"))
 def faces_were(faces: list[int], faces_: str) -> None:
-    assert faces == ints(faces_)
+    expect("last_face", faces, ints(faces_), "the faces of the seeded throws, in order")

@@ -1,0 +1,25 @@
+"""Gherkin scenarios, run in this process through a Driver.
+
+``gherkin`` reads the feature files (Cucumber's own parser), ``registry`` is the vocabulary step definitions
+are written in, ``steps`` holds the bundled suite's step definitions, ``runner`` runs a scenario step by step
+and tells how it ended. ``refimpl verify`` and the pytest plugin both run scenarios through ``runner``, so a
+scenario judges a build the same way under either, and needs no test framework at run time.
+"""
+
+from __future__ import annotations
+
+from .gherkin import FeatureError, Scenario, Step
+from .registry import Mismatch, NotRun, UndefinedStep
+from .runner import BROKE, FAILED, NOT_RUN, PASSED, Builds, Outcome, Selected, check_steps, run_scenario
+
+
+def bundled() -> list[Scenario]:
+    """Every scenario of the bundled feature files, the step definitions registered. Raises FeatureError."""
+    from .. import suite
+    from . import gherkin, steps  # noqa: F401 (registers the steps)
+
+    return gherkin.load_folder(suite.feature_folder(), "features")
+
+
+__all__ = ["BROKE", "FAILED", "NOT_RUN", "PASSED", "Builds", "FeatureError", "Mismatch", "NotRun", "Outcome",
+           "Scenario", "Selected", "Step", "UndefinedStep", "bundled", "check_steps", "run_scenario"]

@@ -1,0 +1,1 @@
+"""Installed as refimpl.suite.traces (pyproject.toml); this file only lets an editable install map the folder."""
