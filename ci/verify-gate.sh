@@ -71,9 +71,9 @@ if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
     {
         printf '### refimpl verify: %s (exit %s)\n\n' "$verdict" "$code"
         printf 'Build: `%s`\n\n' "$REFIMPL_BUILD_COMMAND"
-        if grep -qE '^(Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"; then
+        if grep -qE '^(Kit:|Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"; then
             printf '```text\n'
-            grep -E '^(Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"
+            grep -E '^(Kit:|Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"
             printf '```\n\n'
         fi
         printf 'Reports in `%s`: junit.xml, verify.json, report.html, verify.txt, badges/\n' "$REPORTS"

@@ -1,7 +1,9 @@
 """Shields.io endpoint badges for a verify run (https://shields.io/badges/endpoint-badge).
 
-One document per game that has checks in the report (label: the game's id, e.g. ``ludo``), and one for
-the whole run under the key ``all`` (label ``refimpl``). Schema: refimpl/schemas/output/badge.schema.json.
+One document per game that has checks in the report (label: the game's id, e.g. ``ludo``), one for
+the whole run under the key ``all`` (label ``refimpl`` and the kit's version, e.g. ``refimpl 0.2.0``), and
+one naming the kit that judged under the key ``kit`` (message: its version and suite digest, blue). Schema:
+refimpl/schemas/output/badge.schema.json.
 
 A badge counts the checks that ran (passed, failed, xfail, xpass, broke); *not run* checks are no
 evidence and are left out. Its message and colour, the first that applies:
@@ -27,9 +29,9 @@ from typing import Any
 from .report import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
 
 ALL = "all"
-ALL_LABEL = "refimpl"
+KIT = "kit"
 COLOURS = {"conforms": "brightgreen", "failing": "red", "broke": "orange", "not-run": "lightgrey",
-           "interrupted": "lightgrey"}
+           "interrupted": "lightgrey", "kit": "blue"}
 
 
 def _document(label: str, message: str, kind: str) -> dict[str, Any]:
@@ -60,14 +62,16 @@ def games(report: Report) -> list[str]:
 
 
 def badges(report: Report) -> dict[str, dict[str, Any]]:
-    """game (and ``all``) -> its Shields endpoint document."""
+    """game (and ``all``, ``kit``) -> its Shields endpoint document."""
     out = {game: _badge(game, report, [c for c in report.checks if c.game == game]) for game in games(report)}
-    out[ALL] = _badge(ALL_LABEL, report, report.checks)
+    out[ALL] = _badge(f"{report.kit['name']} {report.kit['version']}", report, report.checks)
+    out[KIT] = _document(report.kit["name"], f"{report.kit['version']} (suite {report.kit['suite']})", "kit")
     return out
 
 
 def write_badges(report: Report, folder: str | Path) -> list[Path]:
-    """Write ``<folder>/<game>.json`` per game and ``<folder>/all.json``, creating the folder; the paths."""
+    """Write ``<folder>/<game>.json`` per game, ``<folder>/all.json`` and ``<folder>/kit.json``, creating the
+    folder; the paths."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

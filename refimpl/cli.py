@@ -47,8 +47,17 @@ def _progress_printer() -> Callable[[Any, int, int], None]:
     return show
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from . import suite
+
+        click.echo(suite.describe())
+        ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="refimpl")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the kit's version and the digest of the suite it judges by, then exit.")
 def main() -> None:
     """Conformance kit for the five tabletop rule specs.
 
@@ -327,7 +336,10 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
     if fmt == "json":
         click.echo(json.dumps(result.json(), indent=2))
     else:
-        click.echo(f"fuzzed {game} {result.ruleset} against {report.printable(result.build)}: {result.cases} cases, "
+        from .suite import describe
+
+        click.echo(f"fuzzed {game} {result.ruleset} against {report.printable(result.build)} with {describe()}: "
+                   f"{result.cases} cases, "
                    f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
                    f"{max(c.seconds for c in result.campaigns):.1f} s")
         if finding is None:

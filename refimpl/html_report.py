@@ -156,7 +156,10 @@ def render(report: Report) -> str:
     body = [f'<h1>refimpl verify: <span class="verdict {verdict}" id="verdict">{_e(verdict.replace("_", " "))}'
             "</span></h1>",
             f'<p>Build: <b id="build">{_e(report.build or "?")}</b> &nbsp; command: <code>{_e(report.command)}'
-            f'</code></p><p id="counts" data-checks="{len(report.checks)}">{_e(counts)}</p>']
+            f'</code></p><p id="kit" class="note" data-version="{_e(report.kit["version"])}" '
+            f'data-suite="{_e(report.kit["suite"])}">Judged by {_e(report.kit["name"])} {_e(report.kit["version"])}, '
+            f'suite {_e(report.kit["suite"])}</p>'
+            f'<p id="counts" data-checks="{len(report.checks)}">{_e(counts)}</p>']
     if report.broke_at_start is not None:
         exc = report.broke_at_start
         body += [f"<h2>The build did not start</h2><pre>{_e(str(exc))}</pre>",

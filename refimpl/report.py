@@ -93,6 +93,7 @@ class Check:
 class Report:
     command: str
     build: str = ""
+    kit: dict[str, str] = field(default_factory=suite.identity)  # the kit that judged (suite.identity)
     checks: list[Check] = field(default_factory=list)
     broke_at_start: BuildBroke | None = None
     warnings: list[str] = field(default_factory=list)
@@ -313,7 +314,8 @@ def _verdict(report: Report) -> str:
 
 def verify_text(report: Report) -> str:
     """The conformance matrix (per game and rule ID), the failures with their diffs, and the verdict."""
-    lines = [f"Build: {report.build or '?'}  ({report.command})"]
+    lines = [f"Build: {report.build or '?'}  ({report.command})",
+             f"Kit:   {report.kit['name']} {report.kit['version']} (suite {report.kit['suite']})"]
     if report.broke_at_start is not None:
         exc = report.broke_at_start
         lines += [f"The build did not start: {exc}", f'sent:  {{"id":0,"op":"hello","protocol":{PROTOCOL_VERSION}}}',
@@ -417,6 +419,7 @@ def verify_json(report: Report) -> str:
     matrix as lists (a game's rules, each with its counts by status)."""
     broke = report.broke_at_start
     doc = {
+        "kit": report.kit,
         "command": report.command, "build": report.build, "exit_code": int(report.exit_code),
         "verdict": VERDICTS[report.exit_code],
         "broke_at_start": None if broke is None else {"cause": broke.cause, "message": broke.message,
@@ -466,21 +469,32 @@ def junit_xml(report: Report) -> str:
     import xml.etree.ElementTree as ET
 
     root = ET.Element("testsuites", name=f"refimpl verify: {report.build or report.command}")
+    kit = {f"refimpl.{k}": v for k, v in report.kit.items() if k != "name"}
+
+    def properties(suite_element: ET.Element) -> None:
+        """The kit that judged (its version and suite digest) on every suite, as JUnit readers show them."""
+        props = ET.SubElement(suite_element, "properties")
+        for name, value in kit.items():
+            ET.SubElement(props, "property", name=name, value=value)
+
     groups: dict[tuple[str, str], list[Any]] = {}
     for c in report.checks:
         groups.setdefault((c.game, c.kind), []).append(c)
     if report.broke_at_start is not None:
-        suite = ET.SubElement(root, "testsuite", name="build", tests="1", failures="0", errors="1", skipped="0")
-        case = ET.SubElement(suite, "testcase", classname="build", name="start")
+        suite_element = ET.SubElement(root, "testsuite", name="build", tests="1", failures="0", errors="1",
+                                      skipped="0")
+        properties(suite_element)
+        case = ET.SubElement(suite_element, "testcase", classname="build", name="start")
         ET.SubElement(case, "error", type=report.broke_at_start.cause, message=str(report.broke_at_start))
         ET.SubElement(case, "system-err").text = report.broke_at_start.stderr_tail
     for (game, kind), checks in groups.items():
-        suite = ET.SubElement(root, "testsuite", name=f"{game} {kind}s", tests=str(len(checks)),
-                              failures=str(sum(c.status in (FAILED, XPASS) for c in checks)),
-                              errors=str(sum(c.status == BROKE for c in checks)),
-                              skipped=str(sum(c.status in (SKIPPED, XFAIL) for c in checks)))
+        suite_element = ET.SubElement(root, "testsuite", name=f"{game} {kind}s", tests=str(len(checks)),
+                                      failures=str(sum(c.status in (FAILED, XPASS) for c in checks)),
+                                      errors=str(sum(c.status == BROKE for c in checks)),
+                                      skipped=str(sum(c.status in (SKIPPED, XFAIL) for c in checks)))
+        properties(suite_element)
         for c in checks:
-            case = ET.SubElement(suite, "testcase", classname=f"{game}.{kind}", name=c.name)
+            case = ET.SubElement(suite_element, "testcase", classname=f"{game}.{kind}", name=c.name)
             ET.SubElement(ET.SubElement(case, "properties"), "property", name="rules", value=" ".join(c.rules))
             if c.status == FAILED:
                 text = "\n".join(failure_lines(c.failure)) if c.failure is not None else c.detail

@@ -350,10 +350,16 @@ def load_traces(paths: Iterable[str | Path]) -> list[Trace]:
 
 
 def find_traces(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand files and folders (recursively, ``*.yaml``/``*.yml``) in a stable order. Raises TraceError."""
+    """Expand files and folders (recursively, ``*.yaml``/``*.yml``) in a stable order. A path that is not
+    there but names a bundled one (``traces/ludo/capture.yaml``, as reports name them) is the bundled one.
+    Raises TraceError."""
+    from . import suite
+
     found: list[Path] = []
     for item in paths:
         p = Path(item)
+        if not os.path.lexists(p):
+            p = suite.resolve(p) or p
         if p.is_dir():
             found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
         elif p.is_file():

@@ -12,6 +12,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from refimpl import __version__
+from refimpl.suite import digest
+
 from refimpl.badges import badges, write_badges
 from refimpl.driver import BuildBroke
 from refimpl.exitcodes import Exit
@@ -52,11 +55,12 @@ CASES = {
 def test_every_badge_is_a_valid_endpoint_document_and_all_is_green_only_on_exit_0(name: str) -> None:
     rep = CASES[name]
     docs = badges(rep)
-    assert set(docs) == {c.game for c in rep.checks} | {"all"}
+    assert set(docs) == {c.game for c in rep.checks} | {"all", "kit"}
     for key, doc in docs.items():
         errors = [e.message for e in VALIDATOR.iter_errors(doc)]
         assert not errors, (key, errors)
-        assert doc["label"] == ("refimpl" if key == "all" else key)
+        assert doc["label"] == {"all": f"refimpl {__version__}", "kit": "refimpl"}.get(key, key)
+    assert docs["kit"]["message"] == f"{__version__} (suite {digest()})" and docs["kit"]["color"] == "blue"
     assert (docs["all"]["color"] == "brightgreen") == (rep.exit_code == Exit.CONFORMS)
     assert (docs["all"]["color"] == "orange") == (rep.exit_code == Exit.BUILD_BROKE)
 
@@ -87,7 +91,7 @@ def test_messages_and_colours() -> None:
 def test_write_badges_creates_the_folder_and_writes_one_file_per_badge(tmp_path: Path) -> None:
     folder = tmp_path / "reports" / "badges"
     paths = write_badges(CASES["failed"], folder)
-    assert sorted(p.name for p in paths) == ["all.json", "beacon-lines.json", "ludo.json"]
+    assert sorted(p.name for p in paths) == ["all.json", "beacon-lines.json", "kit.json", "ludo.json"]
     assert sorted(folder.iterdir()) == sorted(paths)
     for path in paths:
         assert json.loads(path.read_text(encoding="ascii")) == badges(CASES["failed"])[path.stem]
@@ -98,7 +102,7 @@ def test_badges_of_a_real_verify_run_on_the_reference() -> None:
 
     rep = verify(f"{shlex.quote(sys.executable)} -m refimpl serve", scenarios=False, games=["ludo"])
     docs = badges(rep)
-    assert rep.exit_code == Exit.CONFORMS and set(docs) == {"ludo", "all"}
+    assert rep.exit_code == Exit.CONFORMS and set(docs) == {"ludo", "all", "kit"}
     ran = rep.count(PASSED)
     assert ran > 0
     assert message(docs["ludo"]) == message(docs["all"]) == (f"conforms {ran}/{ran}", "brightgreen")

@@ -117,7 +117,7 @@ def test_the_reference_passes_the_gate(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert reports == tmp_path / "refimpl-reports"  # the default, in the workspace
     found = check_reports(reports, 0)
-    assert set(found) == {"ludo", "all"} and found["all"]["color"] == "brightgreen"
+    assert set(found) == {"ludo", "all", "kit"} and found["all"]["color"] == "brightgreen"
     assert outputs(tmp_path) == {"exit-code": "0", "verdict": "conforms"}
     assert "Verdict: CONFORMS" in proc.stdout  # the text report is printed as well as kept
     assert (reports / "verify.txt").read_text(encoding="utf-8") == proc.stdout

@@ -106,7 +106,7 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run(tmp_path: Path) -> 
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert list(out.iterdir()) == []  # nothing failed: no transcript, and the old one is gone
-    assert sorted(p.name for p in badges.iterdir()) == ["all.json", "ludo.json", "mine.json"]
+    assert sorted(p.name for p in badges.iterdir()) == ["all.json", "kit.json", "ludo.json", "mine.json"]
 
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:

@@ -268,8 +268,11 @@ class FuzzReport:
                    "stderr": f.stderr}
             return {**out, "case": f.case} if case else out
 
+        from ..suite import identity
+
         d = self.divergence
         return json_safe({
+            "kit": identity(),
             "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
             "settings": asdict(self.settings), "cases": self.cases, "requests": self.requests,
             "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,

@@ -110,3 +110,17 @@ def digest() -> str:
     for name, path in files() + [(f"steps/{p.name}", p) for p in step_files]:
         h.update(name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return h.hexdigest()[:12]
+
+
+def identity() -> dict[str, str]:
+    """Which kit judged: ``{"name": "refimpl", "version": "0.2.0", "suite": "<digest>"}``, as every report
+    names it."""
+    from .. import __version__
+
+    return {"name": "refimpl", "version": __version__, "suite": digest()}
+
+
+def describe() -> str:
+    """``refimpl 0.2.0 (suite 1a2b3c4d5e6f)``: the kit's identity in one line."""
+    kit = identity()
+    return f"{kit['name']} {kit['version']} (suite {kit['suite']})"
