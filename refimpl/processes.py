@@ -1,7 +1,7 @@
 """Keep track of every process a run starts, and end them all however the run ends.
 
 A build runs in its own process group, but what it starts may leave the group or the session (``setsid``,
-a daemon), and a scenario run in a child pytest can be killed before it closes its own builds. So every
+a daemon), and a job of a parallel campaign can be killed before it closes its own builds. So every
 process the kit starts carries a tag in its environment, which its children inherit: each build its own
 (``REFIMPL_BUILD_TAG``), and each run of a command a list (``REFIMPL_RUN_TAGS``, one more per nested
 run). Ending a build or a run kills its process group and then every process whose environment carries

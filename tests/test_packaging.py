@@ -1,0 +1,210 @@
+"""The user's path, end to end (issue 25): the kit is built into an sdist and a wheel (the wheel from the sdist,
+as pip builds a ``git+URL`` install), the wheel is installed non-editable into a fresh venv in a temporary
+folder, and the README's own commands are run there from a "user repository" holding a copy of
+``examples/node-build`` as ``adapter/`` and files the kit does not own, with a relative ``--impl``.
+
+Nothing here imports the kit under test from the checkout: every command is the installed one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.node import missing_reason
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = "node adapter/main.js"  # relative, as the README's workflow writes it
+WHEEL_LIMIT = 2_000_000  # bytes; 0.2.0 is about 0.44 MB
+
+pytestmark = [pytest.mark.xdist_group("user-path")]
+needs_node = pytest.mark.skipif(missing_reason("the user-path build") is not None,
+                                reason=missing_reason("the user-path build") or "")
+
+
+def _tracked() -> list[str]:
+    """The files of the checkout that a clone has (what ``pip install git+URL`` builds from)."""
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, timeout=60)
+    if out.returncode != 0:
+        pytest.skip("not a git checkout: the packaging test builds from the tracked files")
+    return [name for name in out.stdout.decode().split("\0") if name and (ROOT / name).is_file()]
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 600,
+         ) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "VIRTUAL_ENV", "PYTHONPATH"))}
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**clean, **(env or {})})
+
+
+@dataclass
+class Installed:
+    sdist: Path
+    wheel: Path
+    venv: Path
+    repo: Path  # the user's repository: adapter/ and their own files
+
+    def bin(self, name: str) -> str:
+        return str(self.venv / "bin" / name)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """Build the sdist and the wheel from a copy of the tracked files, install the wheel into a fresh venv."""
+    top = tmp_path_factory.mktemp("user-path")
+    src, dist = top / "kit-source", top / "dist"
+    for name in _tracked():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, src / name)
+    built = _run([sys.executable, "-m", "build", "--outdir", str(dist), str(src)], cwd=top)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    (sdist,), (wheel,) = sorted(dist.glob("*.tar.gz")), sorted(dist.glob("*.whl"))
+    venv = top / "venv"
+    made = _run([sys.executable, "-m", "venv", str(venv)], cwd=top)
+    assert made.returncode == 0, made.stderr
+    pip = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                str(wheel)], cwd=top)
+    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
+    repo = top / "my-game"
+    shutil.copytree(ROOT / "examples" / "node-build", repo / "adapter")
+    (repo / "README.md").write_text("# my game\n")
+    (repo / "known.yaml").write_text("not the kit's file\n")
+    return Installed(sdist, wheel, venv, repo)
+
+
+def _listing(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_wheel_carries_the_whole_suite_and_every_data_file(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    suite = {"traces": "refimpl/suite/traces", "features": "refimpl/suite/features", "specs": "refimpl/suite/specs"}
+    wanted = set()
+    for name in _tracked():
+        top, _, rest = name.partition("/")
+        if top in suite and not name.endswith(".py"):
+            wanted.add(f"{suite[top]}/{rest}")
+        elif top == "refimpl" and "/__pycache__/" not in name:
+            wanted.add(name)
+    assert not wanted - names, sorted(wanted - names)[:20]
+    assert installed.wheel.stat().st_size < WHEEL_LIMIT, installed.wheel.stat().st_size
+
+
+def test_every_package_folder_is_listed_in_pyproject() -> None:
+    """A package folder (one with an ``__init__.py``) that pyproject.toml does not list would be left out of
+    the wheel."""
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed, mapped = set(conf["packages"]), {v: k for k, v in conf["package-dir"].items()}
+    found = set()
+    for init in ROOT.glob("refimpl/**/__init__.py"):
+        found.add(".".join(init.parent.relative_to(ROOT).parts))
+    for folder, package in mapped.items():
+        for init in (ROOT / folder).glob("**/__init__.py"):
+            found.add(".".join((package, *init.parent.relative_to(ROOT / folder).parts)))
+    assert found <= listed, sorted(found - listed)
+
+
+def test_the_sdist_builds_the_same_wheel_contents(installed: Installed, tmp_path: Path) -> None:
+    """``pip install git+URL`` and ``pip install SDIST`` build from the sdist: it must hold the suite too."""
+    import tarfile
+
+    with tarfile.open(installed.sdist) as tar:
+        members = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
+    for name in _tracked():
+        if name.split("/", 1)[0] in ("traces", "features", "specs", "refimpl"):
+            assert name in members, name
+
+
+def test_version_from_any_folder(installed: Installed) -> None:
+    out = _run([installed.bin("refimpl"), "--version"], cwd=installed.repo)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("refimpl 0.") and "(suite " in out.stdout
+
+
+@needs_node
+def test_the_readme_commands_conform_with_a_relative_build_command(installed: Installed) -> None:
+    before = _listing(installed.repo)
+    out = _run([installed.bin("refimpl"), "verify", "--impl", BUILD, "--perft", "2", "--twice", "--quiet",
+                "--json", "refimpl-reports/verify.json"], cwd=installed.repo)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    doc = json.loads((installed.repo / "refimpl-reports" / "verify.json").read_text())
+    kinds = {c["kind"] for c in doc["checks"]}
+    assert {"trace", "scenario", "perft", "determinism"} <= kinds, kinds
+    assert doc["summary"]["not_run"] == 0 and doc["summary"]["passed"] == len(doc["checks"])
+    after = _listing(installed.repo)
+    assert {k: v for k, v in after.items() if not k.startswith("refimpl-reports/")} == before
+    shutil.rmtree(installed.repo / "refimpl-reports")
+
+
+@needs_node
+def test_a_build_with_one_rule_broken_fails_naming_the_rule(installed: Installed, tmp_path: Path) -> None:
+    """The Beacon's landmark bonus left out (BL-SCORE-2): exit 1, the rule owns a differing field; an
+    expect-fail file with rule entries is taken by the installed kit (the specs are bundled)."""
+    broken = installed.repo / "broken"
+    shutil.copytree(installed.repo / "adapter", broken)
+    js = broken / "beacon-lines.js"
+    text = js.read_text()
+    assert "=== 'v1' ? 2 : 1;" in text
+    js.write_text(text.replace("=== 'v1' ? 2 : 1;", "=== 'v1' ? 1 : 1;"))
+    try:
+        out = _run([installed.bin("refimpl"), "verify", "--impl", "node broken/main.js", "--game", "beacon-lines",
+                    "--format", "json", "--quiet"], cwd=installed.repo)
+        assert out.returncode == 1, out.stdout[-3000:] + out.stderr[-2000:]
+        doc = json.loads(out.stdout)
+        owners = {f["rule"] for c in doc["checks"] if c["status"] == "failed" and c.get("failure")
+                  for f in c["failure"].get("fields") or ()}
+        assert "BL-SCORE-2" in owners, owners
+        known = tmp_path / "known.yaml"
+        known.write_text("- rule: BL-SCORE-2\n  reason: the landmark bonus is ticket 12\n")
+        taken = _run([installed.bin("refimpl"), "verify", "--impl", "node broken/main.js", "--game",
+                      "beacon-lines", "--expect-fail", str(known), "--quiet"], cwd=installed.repo)
+        assert taken.returncode == 1 and "xfail" in taken.stdout, taken.stdout[-3000:] + taken.stderr
+    finally:
+        shutil.rmtree(broken)
+
+
+@needs_node
+def test_an_unrelated_pytest_suite_passes_and_pytest_impl_runs_the_kit(installed: Installed) -> None:
+    """pytest alone (none of the kit's test extras) in the venv: the user's own tests are untouched by the
+    plugin; ``pytest --impl CMD`` from the user's folder runs the kit's checks."""
+    pip = _run([installed.bin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                "pytest"], cwd=installed.repo)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    absent = _run([installed.bin("python"), "-c", "import pytest_bdd"], cwd=installed.repo)
+    assert absent.returncode != 0
+    tests = installed.repo / "tests"
+    tests.mkdir(exist_ok=True)
+    (tests / "test_mine.py").write_text("def test_mine():\n    assert 1 + 1 == 2\n")
+    try:
+        own = _run([installed.bin("pytest"), "-q", "tests"], cwd=installed.repo)
+        assert own.returncode == 0 and "1 passed" in own.stdout, own.stdout[-2000:] + own.stderr[-2000:]
+        kit = _run([installed.bin("pytest"), "-q", "--impl", BUILD, "--kit-games", "lantern-quay"],
+                   cwd=installed.repo)
+        assert kit.returncode == 0, kit.stdout[-3000:] + kit.stderr[-2000:]
+        assert "1 passed" not in kit.stdout and " passed" in kit.stdout
+    finally:
+        shutil.rmtree(tests)
+
+
+@needs_node
+def test_the_ci_gate_script_from_the_user_repository(installed: Installed) -> None:
+    env = {"REFIMPL_BUILD_COMMAND": BUILD, "REFIMPL_ARGS": "--game ludo --quiet",
+           "REFIMPL": installed.bin("refimpl")}
+    out = _run(["bash", str(ROOT / "ci" / "verify-gate.sh")], cwd=installed.repo, env=env)
+    try:
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+        reports = installed.repo / "refimpl-reports"
+        assert {"junit.xml", "verify.json", "report.html", "verify.txt", "badges"} <= {p.name for p in
+                                                                                         reports.iterdir()}
+        assert "Verdict: CONFORMS" in (reports / "verify.txt").read_text()
+    finally:
+        shutil.rmtree(installed.repo / "refimpl-reports", ignore_errors=True)
