@@ -7,7 +7,7 @@ flush. ``engines`` swaps in other engine objects (the deliberately wrong builds 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, Callable, Iterator, Mapping, TextIO
 
 from .games import GAMES, Game, RuleViolation
 from . import PROTOCOL_VERSION, jsonio
@@ -15,6 +15,7 @@ from . import PROTOCOL_VERSION, jsonio
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
 MAX_DEPTH = 64  # a request nested deeper is bad-request (specs/protocol.md)
 MAX_MESSAGE = 300  # characters of a refusal's message
+MAX_REQUEST_LINE = 1 << 20  # bytes of one request line (specs/protocol.md); a longer one is bad-request
 Handler = Callable[["Session", dict[str, Any]], dict[str, Any]]
 
 
@@ -188,15 +189,48 @@ def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] |
     """
     session = session_class(GAMES if engines is None else engines, name, reuse_views=True)
     read, write = _chunks(stdin), _writer(stdout)
-    pending = b""
+    for line in request_lines(read):
+        if line is None:
+            write(jsonio.dumps(_error(None, "bad-request", f"a request line is at most {MAX_REQUEST_LINE} bytes"))
+                  + b"\n")
+        elif line.strip():
+            write(jsonio.dumps(session.answer(line.decode("utf-8", "replace"))) + b"\n")
+        if session.quitting:
+            return
+
+
+def request_lines(read: Callable[[], bytes], limit: int = MAX_REQUEST_LINE) -> Iterator[bytes | None]:
+    """The lines of a byte stream read in chunks (``read`` returns b"" at the end), without their newline; None
+    for a line over ``limit`` bytes, as soon as it passes the limit (the rest of it is skipped unread into
+    memory). Linear in the input: a long line is gathered in pieces and joined once."""
+    pieces: list[bytes] = []  # the start of the current line, not yet ended
+    held = 0  # bytes in pieces
+    skipping = False  # the current line is over the limit: drop it up to its newline
     while chunk := read():
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            if line.strip():
-                answer = session.answer(line.decode("utf-8", "replace"))
-                write(jsonio.dumps(answer) + b"\n")
-            if session.quitting:
-                return
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                rest = len(chunk) - start
+                if not skipping and held + rest > limit:
+                    pieces, held, skipping = [], 0, True
+                    yield None
+                elif not skipping and rest:
+                    pieces.append(chunk[start:])
+                    held += rest
+                break
+            if skipping:
+                skipping = False
+            elif held + end - start > limit:
+                yield None
+            elif pieces:
+                pieces.append(chunk[start:end])
+                yield b"".join(pieces)
+            else:
+                yield chunk[start:end]
+            pieces, held, start = [], 0, end + 1
+    if pieces and not skipping:
+        yield b"".join(pieces)
 
 
 def _chunks(stream: TextIO) -> Callable[[], bytes]:
