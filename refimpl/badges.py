@@ -26,6 +26,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .files import OwnedFolder
+from .games import GAMES
 from .report import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
 
 ALL = "all"
@@ -69,14 +71,16 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
     return out
 
 
-def write_badges(report: Report, folder: str | Path) -> list[Path]:
+def folder(path: str | Path) -> OwnedFolder:
+    """The badge folder: the kit writes ``<game>.json``, ``all.json`` and ``kit.json`` there and replaces only
+    the badges it wrote itself (refimpl/files.py)."""
+    names = {f"{g}.json" for g in GAMES} | {f"{ALL}.json", f"{KIT}.json"}
+    return OwnedFolder(path, "badges", names.__contains__)
+
+
+def write_badges(report: Report, path: str | Path) -> list[Path]:
     """Write ``<folder>/<game>.json`` per game, ``<folder>/all.json`` and ``<folder>/kit.json``, creating the
-    folder; the paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, doc in badges(report).items():
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(doc, ensure_ascii=True) + "\n", encoding="utf-8")
-        written.append(path)
-    return written
+    folder, and remove the badges an earlier run wrote there that this one does not; the paths. Raises
+    OSError, and refuses a folder holding a file of a badge's name that the kit did not write."""
+    return folder(path).replace_all((f"{name}.json", (json.dumps(doc, ensure_ascii=True) + "\n").encode())
+                                    for name, doc in badges(report).items())

@@ -157,6 +157,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
 
     if command is None:
         command = f"{shlex.quote(sys.executable)} -m refimpl serve"
+    _check_report_paths(badge_dir, transcript_dir)
     try:
         with scope():
             result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
@@ -175,22 +176,30 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
 
 
 def _write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed into place). Raises OSError."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.part")
-    try:
-        temporary.write_text(text, encoding="utf-8", errors="replace")  # the renderers leave nothing to replace
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+    """Write ``text`` to ``path`` safely (refimpl/files.py). Raises OSError."""
+    from .files import write_file
+
+    write_file(path, text.encode("utf-8", "replace"))  # the renderers leave nothing to replace
+
+
+def _check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> None:
+    """Before a run: refuse (exit 2) a badge or transcript folder holding files of the kit's kind that the kit
+    did not write, so nothing of the user's is replaced and no run is wasted."""
+    from . import badges, transcript
+
+    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder)):
+        if where:
+            try:
+                owned(where).check()
+            except OSError as exc:
+                _fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
 
 
 def _write_reports(result: report.Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
                    badge_dir: str | None, transcript_dir: str | None) -> None:
-    """Write the report files asked for; a file that cannot be written is exit 2, naming it. The badge and
-    transcript folders lose their old badges (``*.json``) and transcripts (``*.jsonl``) first, so nothing
-    from an earlier run looks current."""
+    """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
+    transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
+    nothing from an earlier run looks current."""
     from . import badges, html_report, transcript
 
     where: str | None = ""
@@ -201,18 +210,11 @@ def _write_reports(result: report.Report, junit_xml: str | None, json_path: str 
                 _write_text(where, render(result))
         if badge_dir:
             where = badge_dir
-            for old in Path(badge_dir).glob("*.json") if Path(badge_dir).is_dir() else []:
-                if '"schemaVersion"' in old.read_text(encoding="utf-8", errors="replace")[:200]:
-                    old.unlink()
             badges.write_badges(result, badge_dir)
         if transcript_dir:
             where = transcript_dir
-            Path(transcript_dir).mkdir(parents=True, exist_ok=True)
-            for old in Path(transcript_dir).glob("*.jsonl"):
-                old.unlink()
-            for check in result.checks:
-                if check.transcript:
-                    transcript.write(transcript_dir, check.name, list(check.transcript))
+            transcript.write_all(transcript_dir, ((c.name, list(c.transcript)) for c in result.checks
+                                                  if c.transcript))
     except OSError as exc:
         _fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
 

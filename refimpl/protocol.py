@@ -50,14 +50,17 @@ class BuildProcess:
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> None:
         self.command, self.timeout = command, timeout
         self.tag = processes.new_tag()
+        self.box = processes.Box(self.tag)
         try:
             self.proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                                          start_new_session=True, bufsize=0,
                                          env={**os.environ, processes.BUILD_TAG: self.tag},
-                                         preexec_fn=_die_with_parent)
+                                         preexec_fn=self.box.preexec)
         except OSError as exc:
+            self.box.close()
             raise BuildBroke("crashed-at-start", f"cannot run {command!r}: {exc}") from None
+        self.box.root = self.proc.pid
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in, self._out, self._err = (self.proc.stdin.fileno(), self.proc.stdout.fileno(),
                                           self.proc.stderr.fileno())
@@ -225,6 +228,11 @@ class BuildProcess:
             if self._read_ready():
                 continue
             if time.monotonic() >= deadline:
+                code = self.proc.poll()
+                if code is not None:  # the build's own process is gone; something it started holds the pipe
+                    raise self._broke("exited", f"the build exited (status {code}) and nothing answered request "
+                                      f"{expected_id} within {self.timeout:g} s (a process it started still "
+                                      f"holds its output open)")
                 raise self._broke("hung", f"no answer to request {expected_id} within {self.timeout:g} s")
             self._pump(deadline)
         raise self._broke("line-too-long", f"a response line longer than {MAX_LINE} bytes")
@@ -267,6 +275,7 @@ class BuildProcess:
         if self._closed:
             return
         self._closed = True
+        self.box.remember()  # the build's descendants, while its first process still holds them
         if quit_id is not None and self.proc.poll() is None and not self.broken:
             self.send({"id": quit_id, "op": "quit"})
             deadline = time.monotonic() + 2
@@ -277,9 +286,9 @@ class BuildProcess:
                 self._lines.clear()
                 self._ready.clear()
         if self.proc.poll() is None or self.broken:
-            processes.kill_now(self.proc.pid, processes.BUILD_TAG, self.tag)
+            processes.kill_now(self.proc.pid, processes.BUILD_TAG, self.tag, self.box)
         else:  # it quit as asked: end only what it left behind
-            processes.end(self.proc.pid, processes.BUILD_TAG, self.tag)
+            processes.end(self.proc.pid, processes.BUILD_TAG, self.tag, box=self.box)
         try:
             self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -345,25 +354,6 @@ def response_problem(m: Mapping[str, Any]) -> str:
             return f"the error code {_short(err.get('code'))} is not one of {', '.join(sorted(_ERRORS))}"
         return "'error.message' is not a string"
     return "'ok' is false but there is neither 'rejected' nor 'error'"
-
-
-def _load_prctl() -> Any:
-    try:
-        import ctypes
-
-        return ctypes.CDLL("libc.so.6", use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _load_prctl()  # loaded here: the child between fork and exec must not import
-
-
-def _die_with_parent() -> None:
-    """In the build's child process before exec: on Linux, be killed if the kit dies (even by SIGKILL).
-    The kit starts builds only from its main thread, whose end is the process's end."""
-    if _PRCTL is not None:
-        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _short(value: Any, size: int = 40) -> str:

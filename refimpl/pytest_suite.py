@@ -132,11 +132,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return FeatureFile.from_parent(parent, path=file_path)
     if file_path.suffix not in (".yaml", ".yml") or "traces" not in file_path.parts[:-1]:
         return None
+    from .files import read_bytes
+
     try:
-        with open(file_path, encoding="utf-8", errors="replace") as head:
-            if "game:" not in head.read(4096):
-                return None
-    except OSError:
+        if b"game:" not in read_bytes(file_path, 4096, head=True):
+            return None
+    except OSError:  # not there, or not a regular file: not a trace to collect
         return None
     return TraceFile.from_parent(parent, path=file_path)
 

@@ -361,7 +361,10 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
         if not os.path.lexists(p):
             p = suite.resolve(p) or p
         if p.is_dir():
-            found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+            for q in sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and not q.is_dir()):
+                if not q.is_file():  # a FIFO, a device or a dangling link named like a trace: never opened
+                    raise TraceError(str(q), None, "cannot read: " + _not_regular(q))
+                found.append(q)
         elif p.is_file():
             found.append(p)
         else:
@@ -372,6 +375,16 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
                 reason = "no such file or folder" if not os.path.lexists(p) else yamlsafe.os_reason(exc)
             raise TraceError(str(p), None, reason)
     return found
+
+
+def _not_regular(path: Path) -> str:
+    from .files import read_bytes
+
+    try:
+        read_bytes(path, 0)
+    except OSError as exc:
+        return yamlsafe.os_reason(exc)
+    return "not a regular file"
 
 
 class _TraceDumper(yaml.SafeDumper):

@@ -8,12 +8,14 @@ did, is the last line's ``"broke"``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any, Iterable
 
 from .driver import JSON
+from .files import OwnedFolder
 
 
 def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> list[dict[str, JSON]]:
@@ -50,16 +52,28 @@ def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> li
 
 
 def file_name(check_name: str) -> str:
-    """A file name for a check's transcript: ``ludo/capture`` -> ``ludo__capture.jsonl``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", check_name.replace("/", "__")).strip("_")[:150] + ".jsonl"
+    """A file name for a check's transcript: ``ludo/capture`` -> ``ludo__capture.jsonl``. A name that had to
+    be changed to make a file name (``a b``, ``a?b``) or cut short gets a digest of the whole name, so two
+    checks never share a file: ``a b`` -> ``a_b-<8 hex>.jsonl``, while ``a_b`` stays ``a_b.jsonl``."""
+    plain = check_name.replace("/", "__")
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", plain).strip("_.")[:150]
+    if safe != plain or not safe:
+        safe = f"{safe[:140]}-{hashlib.sha256(check_name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+    return safe + ".jsonl"
 
 
-def write(folder: str | Path, check_name: str, lines: list[dict[str, JSON]]) -> Path:
-    """Write one transcript; returns its path. Raises OSError."""
-    path = Path(folder) / file_name(check_name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as out:
-        for line in lines:
-            # ASCII: a lone surrogate a build sent stays the escape it was, not a character UTF-8 cannot hold
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-    return path
+def text(lines: list[dict[str, JSON]]) -> bytes:
+    """A transcript's JSON Lines. ASCII: a lone surrogate a build sent stays the escape it was, not a character
+    UTF-8 cannot hold."""
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines).encode("ascii")
+
+
+def folder(path: str | Path) -> OwnedFolder:
+    """The transcript folder: the kit writes ``*.jsonl`` there and replaces only the ones it wrote."""
+    return OwnedFolder(path, "transcripts (*.jsonl)", lambda name: name.endswith(".jsonl"))
+
+
+def write_all(path: str | Path, transcripts: Iterable[tuple[str, list[dict[str, JSON]]]]) -> list[Path]:
+    """Write one transcript per (check name, exchanges) into the folder ``path``, removing the ones an earlier
+    run wrote there; the paths. Raises OSError (see files.OwnedFolder)."""
+    return folder(path).replace_all((file_name(name), text(lines)) for name, lines in transcripts)

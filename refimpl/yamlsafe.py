@@ -5,15 +5,18 @@ PyYAML's libyaml binding takes minutes), with its alias limits and duplicate key
 found with PyYAML's event stream, which stops at the first problem, so a hostile file is named with its
 line at once. The limits, documented in specs/trace-format.md:
 
-- a file of at most ``MAX_BYTES`` bytes, checked before it is read;
+- a file of at most ``MAX_BYTES`` bytes, checked as it is read;
 - nesting at most ``MAX_DEPTH`` deep;
 - aliases: at most ``MAX_ALIAS_EVENTS`` YAML events replayed by all aliases together (a "billion laughs"
   file is refused in milliseconds, not expanded);
-- no mapping with the same key twice; no tags but the core schema's; UTF-8 text.
+- no mapping with the same key twice; no tags but the core schema's (a ``!custom`` or ``!!python/...`` tag is
+  refused with its line, never dropped); UTF-8 text, a leading byte order mark allowed;
+- a regular file: a FIFO or a device is refused at once (refimpl/files.py).
 """
 
 from __future__ import annotations
 
+import errno
 import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -24,6 +27,8 @@ import yaml_rs
 MAX_BYTES = 64 << 20
 MAX_DEPTH = 64
 MAX_ALIAS_EVENTS = 100_000
+BOM = "\ufeff"
+CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 
 _ALIAS_LIMITS = yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_EVENTS,
                                     max_alias_expansions_per_anchor=MAX_ALIAS_EVENTS,
@@ -42,26 +47,27 @@ class YamlError(Exception):
 
 
 def read_text(path: str | Path, limit: int = MAX_BYTES) -> str:
-    """A file's UTF-8 text, refused (before reading) when larger than ``limit``. Raises YamlError."""
+    """A file's UTF-8 text (a leading byte order mark, as Windows editors write, is dropped), read once with
+    ``limit`` bytes at most; a FIFO, a device or a folder is refused at once. Raises YamlError."""
+    from .files import read_bytes
+
     name = str(path)
     try:
-        size = Path(path).stat().st_size
-        if size > limit:
-            raise YamlError(name, None, f"the file has {size} bytes; the limit is {limit}")
-        raw = Path(path).read_bytes()
+        raw = read_bytes(path, limit)
     except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise YamlError(name, None, os_reason(exc)) from None
         raise YamlError(name, None, f"cannot read: {os_reason(exc)}") from None
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise YamlError(name, line, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {column}") from None
+    return text[1:] if text.startswith(BOM) else text
 
 
 def os_reason(exc: OSError) -> str:
-    import errno
-
     if exc.errno == errno.ELOOP:
         return "a loop of symbolic links"
     return exc.strerror or str(exc)
@@ -71,6 +77,12 @@ def load(text: str, path: str = "<yaml>") -> Any:
     """The data of one YAML document, within the limits. Raises YamlError naming the line."""
     if len(text) > MAX_BYTES:
         raise YamlError(path, None, f"the text has {len(text)} characters; the limit is {MAX_BYTES}")
+    if text.startswith(BOM):
+        text = text[1:]
+    if "!" in text or "%" in text:  # a tag or a directive may be there: only the core schema's are taken
+        bad = _bad_tag(text)
+        if bad is not None:
+            raise YamlError(path, bad[0] or None, bad[1])
     try:
         data = yaml_rs.loads(text, parse_datetime=False, alias_limits=_ALIAS_LIMITS)
     except (yaml_rs.YAMLDecodeError, RecursionError, ValueError) as exc:
@@ -89,6 +101,27 @@ def load(text: str, path: str = "<yaml>") -> Any:
         raise YamlError(path, problem[0] if problem else None,
                         problem[1] if problem else f"nested more than {MAX_DEPTH} deep")
     return data
+
+
+def _bad_tag(text: str) -> tuple[int, str] | None:
+    """The first tag that is not one of the core schema's (``!custom``, ``!!python/object``, ``!!set``) or the
+    first ``%TAG`` directive (which could rename them), with its line; None when there is none. Syntax errors
+    are left to the parser."""
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            line = token.start_mark.line + 1
+            if isinstance(token, yaml.DirectiveToken) and token.name == "TAG":
+                return line, "a %TAG directive: only the core schema's tags are taken"
+            if isinstance(token, yaml.TagToken):
+                handle, suffix = token.value
+                tag = f"tag:yaml.org,2002:{suffix}" if handle == "!!" else f"{handle or ''}{suffix}"
+                if tag not in CORE_TAGS:
+                    shown = f"!!{suffix}" if handle == "!!" else f"!<{suffix}>" if handle is None else tag
+                    return line, (f"the tag {shown} is not taken: only the core schema's tags are (!!str, !!int, "
+                                  f"!!float, !!bool, !!null, !!seq, !!map)")
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def _documents(text: str) -> int:

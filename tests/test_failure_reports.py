@@ -23,7 +23,7 @@ def test_a_transcript_replays_into_the_build_with_no_kit(tmp_path: Path) -> None
     assert proc.returncode == 1, proc.stderr
     doc = json.loads((tmp_path / "v.json").read_text())
     failed = [c["name"] for c in doc["checks"] if c["status"] == "failed"]
-    files = sorted(p.name for p in out.iterdir())
+    files = sorted(p.name for p in out.iterdir() if p.name != ".refimpl-files")  # the kit's manifest
     assert len(files) == len(failed) and "ludo__capture.jsonl" in files
     lines = [json.loads(line) for line in (out / "ludo__capture.jsonl").read_text().splitlines()]
     assert lines[0]["request"] == {"id": 0, "op": "hello", "protocol": 1}
@@ -34,7 +34,7 @@ def test_a_transcript_replays_into_the_build_with_no_kit(tmp_path: Path) -> None
     again = subprocess.run(WRONG.split(), input=requests, capture_output=True, text=True, timeout=60)
     answers = [json.loads(line) for line in again.stdout.splitlines()]
     assert answers[:len(lines)] == [e["response"] for e in lines]
-    scenario = next(p for p in out.iterdir() if not p.name.startswith("ludo__"))
+    scenario = next(p for p in out.iterdir() if not p.name.startswith(("ludo__", ".")))
     first = json.loads(scenario.read_text().splitlines()[0])
     assert first["request"]["op"] == "hello"  # a scenario's transcript starts with the build's hello too
 
@@ -94,19 +94,26 @@ def test_every_report_of_a_hostile_answer_is_written_whole(tmp_path: Path, mode:
     assert not list(tmp_path.glob(".*.part"))
 
 
-def test_old_transcripts_and_badges_do_not_outlive_their_run(tmp_path: Path) -> None:
+def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files_survive(tmp_path: Path) -> None:
+    """A run removes the transcripts and badges an earlier run wrote (and only those): the user's files beside
+    them, and an earlier badge of a game this run does not touch that the user wrote, stay."""
     out, badges = tmp_path / "t", tmp_path / "b"
-    out.mkdir()
     badges.mkdir()
-    (out / "ludo__old.jsonl").write_text("{}\n")
-    (badges / "beacon-lines.json").write_text('{"schemaVersion": 1, "label": "x", "message": "y", "color": "red"}')
     (badges / "mine.json").write_text('{"not": "a badge"}')
+    (badges / "notes.txt").write_text("mine")
+    first = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", WRONG, "--game", "ludo",
+                            "--no-scenarios", "-k", "capture", "--quiet", "--transcript", str(out), "--badges",
+                            str(badges)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 1, first.stderr
+    assert "ludo__capture.jsonl" in {p.name for p in out.iterdir()}
+    (out / "README.md").write_text("my notes on the failures")
     proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--game", "ludo", "--no-scenarios", "-k",
                            "capture", "--quiet", "--transcript", str(out), "--badges", str(badges)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert list(out.iterdir()) == []  # nothing failed: no transcript, and the old one is gone
-    assert sorted(p.name for p in badges.iterdir()) == ["all.json", "kit.json", "ludo.json", "mine.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".refimpl-files", "README.md"]  # nothing failed now
+    assert sorted(p.name for p in badges.iterdir()) == [".refimpl-files", "all.json", "kit.json", "ludo.json",
+                                                        "mine.json", "notes.txt"]
 
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:

@@ -69,3 +69,37 @@ def test_request_lines_splits_any_chunking_the_same(size: int) -> None:
     it = iter(chunks)
     got = list(request_lines(lambda: next(it, b""), limit))
     assert got == [b"a", b"", b"bb", b"c" * limit, None, b"last"]
+
+
+# --- nothing left running -----------------------------------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cgroups and the subreaper are Linux's")
+@pytest.mark.parametrize("box", ["", "subreaper"])
+def test_a_daemon_that_leaves_the_session_and_clears_its_environment_is_ended(box: str, tmp_path: Path) -> None:
+    """``(setsid env -i sleep &)``: a daemon out of the build's group, session and tag. The cgroup (where the
+    kit may make one) or the subreaper still ends it with the build."""
+    import time
+
+    pidfile = tmp_path / "daemon.pid"
+    build = (f"(setsid env -i /bin/sh -c 'echo $$ > {pidfile}; exec /bin/sleep 300' &); "
+             f"exec {PY} -m refimpl serve")
+    env = {**os.environ, "REFIMPL_BOX": box}
+    proc = kit("verify", "--impl", build, "--game", "ludo", "--no-scenarios", "-k", "capture", "--quiet", env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    daemon = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(daemon) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = _alive(daemon)
+    if alive:
+        os.kill(daemon, 9)
+    assert not alive, "the daemon outlived the run"

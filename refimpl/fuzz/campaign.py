@@ -26,6 +26,7 @@ from ..executor import run_jobs
 from ..games import GAMES
 from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
+from ..files import write_file
 from ..trace import dump_trace, load_trace
 from .cases import Case, CaseShape, Request, draw_case
 from .draw import Draw, same_draws_everywhere
@@ -370,9 +371,8 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
     if finding.kind == BROKE:
         description += f" The build broke on it: {finding.cause}."
     doc = reproducer(judged, title[:200], description)
-    out.mkdir(parents=True, exist_ok=True)
     path = out / f"{s.game}-{report.ruleset}-seed{s.seed}.yaml"
-    path.write_text(dump_trace(doc), encoding="utf-8")
+    write_file(path, dump_trace(doc).encode("utf-8"))
     report.trace_path = str(path)
     finding.case = case.json()
     if judged.divergence is not None or finding.kind == BROKE:

@@ -111,10 +111,17 @@ def parse(text: str, file: str) -> list[Scenario]:
 
 @cache
 def _load_cached(path: str, size: int, mtime: int, shown: str) -> tuple[Scenario, ...]:
+    from ..files import read_bytes
+    from ..yamlsafe import MAX_BYTES, os_reason
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FeatureError(f"{shown}: cannot read: {exc}") from None
+        text = read_bytes(path, MAX_BYTES).decode("utf-8")
+    except OSError as exc:
+        raise FeatureError(f"{shown}: cannot read: {os_reason(exc)}") from None
+    except UnicodeDecodeError as exc:
+        raise FeatureError(f"{shown}: cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
     return tuple(parse(text, shown))
 
 
