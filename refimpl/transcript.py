@@ -54,10 +54,11 @@ def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> li
 def file_name(check_name: str) -> str:
     """A file name for a check's transcript: ``ludo/capture`` -> ``ludo__capture.jsonl``. A name that had to
     be changed to make a file name (``a b``, ``a?b``) or cut short gets a digest of the whole name, so two
-    checks never share a file: ``a b`` -> ``a_b-<8 hex>.jsonl``, while ``a_b`` stays ``a_b.jsonl``."""
+    checks never share a file: ``a b`` -> ``a_b-<8 hex>.jsonl``, while ``a_b`` stays ``a_b.jsonl``; so does a
+    name with ``__`` in it, which ``/`` becomes."""
     plain = check_name.replace("/", "__")
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", plain).strip("_.")[:150]
-    if safe != plain or not safe:
+    if safe != plain or not safe or "__" in check_name:  # "a__b" must not meet "a/b"
         safe = f"{safe[:140]}-{hashlib.sha256(check_name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
     return safe + ".jsonl"
 

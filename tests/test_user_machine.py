@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -103,3 +103,195 @@ def test_a_daemon_that_leaves_the_session_and_clears_its_environment_is_ended(bo
     if alive:
         os.kill(daemon, 9)
     assert not alive, "the daemon outlived the run"
+
+
+# --- report paths -------------------------------------------------------------------------------------------
+
+FAST = ("--game", "ludo", "--no-scenarios", "-k", "capture", "--quiet")
+
+
+def test_a_report_into_a_link_to_dev_null_writes_into_the_device_and_keeps_the_link(tmp_path: Path) -> None:
+    link = tmp_path / "null"
+    link.symlink_to("/dev/null")
+    (tmp_path / "mine.txt").write_text("mine")
+    proc = kit("verify", *FAST, "--json", str(link), "--junit-xml", str(link), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and os.readlink(link) == "/dev/null"
+    assert Path("/dev/null").is_char_device()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt", "null"]  # no temporary file left
+
+
+def test_a_full_disk_is_exit_2_naming_the_report(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    link = tmp_path / "full.json"
+    link.symlink_to("/dev/full")
+    proc = kit("verify", *FAST, "--json", str(link), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert f"cannot write {link}: No space left on device" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_fifo_with_a_reader_gets_the_report_and_stays_a_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.json"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    proc = kit("verify", *FAST, "--json", str(fifo), cwd=tmp_path)
+    reader.join(30)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(got[0])["verdict"] == "conforms"
+    assert fifo.is_fifo()
+
+
+def test_a_fifo_nobody_reads_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.json"
+    os.mkfifo(fifo)
+    proc = kit("verify", *FAST, "--json", str(fifo), cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2
+    assert f"cannot write {fifo}: a FIFO (named pipe) that nobody reads" in proc.stderr
+    assert fifo.is_fifo()
+
+
+def test_a_dash_writes_the_report_to_stdout(tmp_path: Path) -> None:
+    proc = kit("verify", *FAST, "--json", "-", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert '"verdict": "conforms"' in proc.stdout and "Verdict: CONFORMS" in proc.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_concurrent_writes_of_one_report_never_fail_each_other(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from refimpl.files import write_file
+
+    target = tmp_path / "verify.json"
+    bodies = [json.dumps({"run": i, "pad": "x" * (i * 97 % 5000)}).encode() for i in range(600)]
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda body: write_file(target, body), bodies))  # raises on the first failure
+    assert target.read_bytes() in bodies
+    assert [p.name for p in tmp_path.iterdir()] == ["verify.json"]
+
+
+def test_a_report_keeps_the_permissions_of_the_file_it_replaces(tmp_path: Path) -> None:
+    from refimpl.files import write_file
+
+    target = tmp_path / "report.html"
+    target.write_text("old")
+    target.chmod(0o640)
+    write_file(target, b"new")
+    assert target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o640
+
+
+# --- the kit deletes only what it wrote ---------------------------------------------------------------------
+
+WRONG = f"{PY} {ROOT / 'tests/builds/wrong.py'} capture-bonus"
+
+
+def test_transcript_into_a_folder_with_the_users_jsonl_is_refused_before_the_run(tmp_path: Path) -> None:
+    data = tmp_path / "events.jsonl"
+    data.write_text('{"mine": 1}\n')
+    proc = kit("verify", "--impl", WRONG, *FAST, "--transcript", ".", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "events.jsonl, which refimpl did not write" in proc.stderr
+    assert data.read_text() == '{"mine": 1}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["events.jsonl"]
+
+
+def test_badges_beside_an_oci_manifest_leave_it_and_refuse_a_users_badge_name(tmp_path: Path) -> None:
+    manifest = tmp_path / "index.json"
+    manifest.write_text('{"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json"}')
+    proc = kit("verify", *FAST, "--badges", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert manifest.read_text().startswith('{"schemaVersion": 2')
+    (tmp_path / "lantern-quay.json").write_text('{"schemaVersion": 1, "label": "mine"}')
+    again = kit("verify", *FAST, "--badges", str(tmp_path), cwd=tmp_path)
+    assert again.returncode == 2 and "lantern-quay.json, which refimpl did not write" in again.stderr
+    assert (tmp_path / "lantern-quay.json").read_text() == '{"schemaVersion": 1, "label": "mine"}'
+
+
+def test_transcript_names_never_collide() -> None:
+    from refimpl.transcript import file_name
+
+    names = ["a b", "a?b", "a_b", "a/b", "a__b", "ludo/capture", "x" * 300, "x" * 299 + "y"]
+    files = [file_name(n) for n in names]
+    assert len(set(files)) == len(files), files
+    assert file_name("ludo/capture") == "ludo__capture.jsonl" and file_name("a_b") == "a_b.jsonl"
+    assert all(len(f) < 200 and "/" not in f for f in files)
+
+
+# --- every read is bounded ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", ["/dev/zero", "fifo"])
+def test_expect_fail_from_a_device_or_fifo_is_refused_at_once(source: str, tmp_path: Path) -> None:
+    path = tmp_path / "known.yaml"
+    if source == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(source)
+    proc = kit("verify", *FAST, "--expect-fail", str(path), cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2
+    kind = "a FIFO (named pipe)" if source == "fifo" else "a character device"
+    assert f"{path}: cannot read: {kind}, not a regular file" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_trace_folder_holding_a_fifo_or_a_link_to_a_device_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    (folder / "good.yaml").write_text((ROOT / "traces/ludo/capture.yaml").read_text())
+    os.mkfifo(folder / "pipe.yaml")
+    proc = kit("verify", "--traces", str(folder), "--no-scenarios", "--quiet", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2 and "pipe.yaml: cannot read: a FIFO (named pipe)" in proc.stderr, proc.stderr
+    (folder / "pipe.yaml").unlink()
+    (folder / "zero.yaml").symlink_to("/dev/zero")
+    proc = kit("verify", "--traces", str(folder), "--no-scenarios", "--quiet", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2 and "zero.yaml: cannot read: a character device" in proc.stderr, proc.stderr
+
+
+def test_a_badge_folder_holding_a_fifo_or_a_link_to_dev_zero_is_never_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "all.json")
+    (tmp_path / "ludo.json").symlink_to("/dev/zero")
+    proc = kit("verify", *FAST, "--badges", str(tmp_path), cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2 and "which refimpl did not write" in proc.stderr, proc.stderr
+    assert (tmp_path / "all.json").is_fifo() and (tmp_path / "ludo.json").is_symlink()
+
+
+def test_read_bytes_stops_at_the_limit_while_reading() -> None:
+    from refimpl.files import read_bytes
+
+    with pytest.raises(OSError, match="a character device"):
+        read_bytes("/dev/zero", 1 << 20)
+    assert read_bytes(ROOT / "pyproject.toml", 10, head=True) == (ROOT / "pyproject.toml").read_bytes()[:10]
+    with pytest.raises(OSError, match="the limit is 10"):
+        read_bytes(ROOT / "pyproject.toml", 10)
+
+
+# --- small points -------------------------------------------------------------------------------------------
+
+def test_a_trace_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + (ROOT / "traces/ludo/capture.yaml").read_bytes())
+    proc = kit("replay", str(path), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-1000:] + proc.stderr
+
+
+@pytest.mark.parametrize("tag", ["!custom", "!!python/object:os.system", "!!set"])
+def test_an_unknown_yaml_tag_is_refused_with_its_line(tag: str, tmp_path: Path) -> None:
+    text = (ROOT / "traces/ludo/capture.yaml").read_text().splitlines()
+    line = next(i for i, t in enumerate(text) if t.startswith("title:"))
+    text[line] = f"title: {tag} x"
+    path = tmp_path / "tagged.yaml"
+    path.write_text("\n".join(text) + "\n")
+    proc = kit("replay", str(path), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert f"{path}:{line + 1}: the tag {tag.split(':')[0] if tag.startswith('!!') else tag}" in proc.stderr, \
+        proc.stderr
+
+
+def test_a_build_that_exits_at_once_leaving_a_child_on_its_output_is_not_called_hung(tmp_path: Path) -> None:
+    proc = kit("verify", "--impl", "sleep 30 & exit 0", *FAST, "--timeout", "1", cwd=tmp_path)
+    assert proc.returncode == 3
+    assert "crashed-at-start" in proc.stdout and "the build exited (status 0)" in proc.stdout
+    assert "hung" not in proc.stdout
