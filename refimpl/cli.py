@@ -309,7 +309,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
-    from .processes import Terminated, scope
+    from .processes import Terminated, acknowledge, scope
 
     settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs)
 
@@ -320,8 +320,9 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
         with scope():
             result = fuzz(command, settings, out, None if quiet else progress, cluster)
     except KeyboardInterrupt as exc:
+        acknowledge()
         word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
-        click.echo(f"INTERRUPTED ({word}): fuzz stopped before it finished; no reproducer was written")
+        click.echo(f"INTERRUPTED ({word}): fuzz stopped before it found anything; no reproducer was written")
         sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
     except BuildBroke as exc:
         click.echo(report.printable(f"BUILD BROKE: {exc}"))
@@ -344,6 +345,9 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
                    f"{result.cases} cases, "
                    f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
                    f"{max(c.seconds for c in result.campaigns):.1f} s")
+        if result.interrupted is not None:
+            click.echo(f"INTERRUPTED ({result.interrupted}): fuzz stopped before it finished; what it found so "
+                       f"far is written below, shrunk as far as it got")
         if finding is None:
             timed = any(c.timed_out for c in result.campaigns)
             click.echo("no divergence found" + (" (--max-time ended the search)" if timed else ""))
@@ -366,6 +370,8 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
             if result.trace_path:
                 click.echo(f"reproducer: {result.trace_path} ({result.replays}; "
                            f"refimpl verify --impl ... --traces {result.trace_path})")
+    if result.interrupted is not None:
+        sys.exit(Exit.TERMINATED if result.interrupted == "SIGTERM" else Exit.INTERRUPTED)
     if finding is None:
         sys.exit(Exit.CONFORMS)
     sys.exit(Exit.BUILD_BROKE if finding.kind == BROKE else Exit.DOES_NOT_CONFORM)
@@ -440,7 +446,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     from pathlib import Path
 
-    from .processes import Terminated, scope
+    from .processes import Terminated, acknowledge, scope
 
     try:
         with scope():
@@ -448,6 +454,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     except ExecutorError as exc:
         _fail(f"{exc}; the results so far are kept in {out}/results.jsonl")
     except KeyboardInterrupt as exc:
+        acknowledge()
         word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         click.echo(f"INTERRUPTED ({word}): the results so far are kept in {out}/results.jsonl; "
                    f"the same command resumes from them", err=True)
@@ -512,18 +519,28 @@ def serve_cmd() -> None:
 @_cluster_option
 def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, fmt: str, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
-    from .simulate import SimulateError, simulate, summary_json, summary_text
+    from .simulate import Interrupted, SimulateError, simulate, summary_json, summary_text
 
     bar = None
     if sys.stderr.isatty():
         def bar(done: int, total: int) -> None:
             filled = 30 * done // total
             click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games", err=True, nl=done == total)
+    from .processes import scope
+
+    code = Exit.CONFORMS
     try:
-        summary = simulate(n, seats.split(","), seed, jobs, bar, cluster)
+        with scope():  # SIGTERM ends the run like Ctrl-C, and the job processes with it
+            summary = simulate(n, seats.split(","), seed, jobs, bar, cluster)
     except (SimulateError, ExecutorError) as exc:
         _fail(str(exc))
+    except Interrupted as exc:
+        summary = exc.summary
+        code = Exit.TERMINATED if exc.signal == "SIGTERM" else Exit.INTERRUPTED
+        if bar is not None:
+            click.echo("", err=True)
     click.echo(report.dumps(summary_json(summary)) if fmt == "json" else summary_text(summary), nl=False)
+    sys.exit(code)
 
 
 @main.command("map")

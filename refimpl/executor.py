@@ -56,8 +56,12 @@ def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending[pool.submit(fn, nxt)] = nxt
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # Ctrl-C, SIGTERM or a stop: end the workers now, not after their running jobs
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _on_cluster(fn: Callable[[T], R], items: list[T], address: str) -> Iterator[tuple[T, R]]:

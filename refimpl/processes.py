@@ -297,33 +297,73 @@ def _kill(pgid: int | None, left: Any, box: Box | None) -> None:
         time.sleep(0.01)
 
 
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise Terminated()
+_asked: list[int] = []  # the signals that asked the run in this process to stop, not yet acknowledged
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    _asked.append(signum)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _unraisable(hook: Any) -> Any:
+    """An unraisable-exception hook that stays quiet about the interruption a signal asked for (raised inside a
+    callback, where it cannot propagate: ``check_stop`` raises it again), and passes on everything else."""
+
+    def quiet(unraisable: Any) -> None:
+        if _asked and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        hook(unraisable)
+    return quiet
+
+
+def check_stop() -> None:
+    """Raise the interruption a signal asked for, once more. A signal handler's exception is lost when the
+    signal arrives while a garbage-collector or weakref callback runs (Hypothesis registers gc callbacks), so
+    loops that may run long call this between their steps."""
+    if _asked:
+        raise Terminated() if _asked[0] == signal.SIGTERM else KeyboardInterrupt()
+
+
+def acknowledge() -> str | None:
+    """The signal that interrupted the run (``SIGINT`` or ``SIGTERM``), forgotten from now on, so the code that
+    reports an interruption can finish; None when no signal came."""
+    if not _asked:
+        return None
+    name = "SIGTERM" if _asked[0] == signal.SIGTERM else "SIGINT"
+    _asked.clear()
+    return name
 
 
 @contextmanager
 def scope() -> Iterator[str]:
     """Run a command's work inside a tagged scope (see the module docstring); yields the run's tag.
 
-    SIGTERM raises ``Terminated`` in the main thread while inside, so ``finally`` blocks run as for
-    Ctrl-C; on leaving, every process started inside and still running is ended.
+    SIGTERM raises ``Terminated`` and SIGINT ``KeyboardInterrupt`` in the main thread while inside, so
+    ``finally`` blocks run, and ``check_stop`` raises them again where a callback swallowed them; on leaving,
+    every process started inside and still running is ended.
     """
     tag = new_tag()
     before = os.environ.get(RUN_TAGS)
     os.environ[RUN_TAGS] = f"{before}:{tag}" if before else tag
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            previous[signum] = signal.signal(signum, _on_signal)
     except ValueError:  # not the main thread
-        previous = None
+        pass
+    _asked.clear()
+    hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(hook)
     try:
         yield tag
     finally:
         try:
             end(None, RUN_TAGS, tag)
         finally:
+            sys.unraisablehook = hook
             if before is None:
                 os.environ.pop(RUN_TAGS, None)
             else:
                 os.environ[RUN_TAGS] = before
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)

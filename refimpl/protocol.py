@@ -208,6 +208,7 @@ class BuildProcess:
 
     def _next_line(self, expected_id: int) -> bytes:
         deadline = time.monotonic() + self.timeout
+        processes.check_stop()
         while True:
             if self._ready:
                 line = self._ready.popleft()

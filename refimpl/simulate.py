@@ -13,11 +13,21 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from .executor import run_jobs
+from .processes import Terminated, acknowledge, check_stop
 from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
 from .games.streams import splitmix64
 
 HUMAN = "human"
+
+
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM during a run: ``summary`` holds the games finished before it (see Summary.interrupted),
+    ``signal`` is SIGINT or SIGTERM."""
+
+    def __init__(self, summary: "Summary", signal: str) -> None:
+        super().__init__(f"interrupted by {signal} after {summary.games} games")
+        self.summary, self.signal = summary, signal
 
 
 class SimulateError(Exception):
@@ -70,6 +80,7 @@ class Summary:
     capped: int = 0
     throws: int = 0
     record: dict[str, int] = field(default_factory=lambda: {"played": 0, "won": 0, "lost": 0})
+    interrupted: tuple[str, int] | None = None  # (SIGINT or SIGTERM, games asked for): the run was cut short
 
     def add(self, result: str, throws: int) -> None:
         if result == "capped":
@@ -107,16 +118,24 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
         raise SimulateError("games and jobs must be at least 1")
     summary = Summary(games, seed, levels, seats)
     seeds = game_seeds(seed, games)
-    # Chunks small enough that a cluster's workers share the load and a lost worker costs little.
-    size = max(1, min(2000, games // (max(jobs, 8 if cluster else 1) * 8) or 1))
+    # Chunks small enough that a cluster's workers share the load, a lost worker costs little, and an
+    # interrupted run still counts the games of all but its last fraction of a second.
+    size = max(1, min(250, games // (max(jobs, 8 if cluster else 1) * 8) or 1))
     chunks = [(seeds[i:i + size], levels) for i in range(0, games, size)]
     done = 0
-    for _, chunk in run_jobs(_play_many, chunks, jobs, cluster):
-        for result, throws in chunk:
-            summary.add(result, throws)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, games)
+    try:
+        for _, chunk in run_jobs(_play_many, chunks, jobs, cluster):
+            check_stop()
+            for result, throws in chunk:
+                summary.add(result, throws)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as processes.Terminated
+        acknowledge()
+        signal = "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
+        summary.games, summary.interrupted = done, (signal, games)
+        raise Interrupted(summary, signal) from None
     return summary
 
 
@@ -125,20 +144,24 @@ def summary_rows(s: Summary) -> list[dict[str, object]]:
     for seat, level in zip(s.seats, s.levels):
         wins = s.wins.get(seat, 0)
         low, high = wilson(wins, s.games)
-        rows.append({"seat": seat, "level": level, "wins": wins, "win_rate": wins / s.games,
+        rows.append({"seat": seat, "level": level, "wins": wins, "win_rate": wins / s.games if s.games else 0.0,
                      "ci95": [low, high]})
     return rows
 
 
 def summary_text(s: Summary) -> str:
-    lines = [f"{s.games} games, seed {s.seed}, seats {','.join(s.levels)}", "",
+    head = [] if s.interrupted is None else [
+        f"INTERRUPTED ({s.interrupted[0]}) after {s.games} of {s.interrupted[1]} games: the figures are of the "
+        f"games played", ""]
+    lines = head + [f"{s.games} games, seed {s.seed}, seats {','.join(s.levels)}", "",
              f"{'seat':6} {'level':7} {'wins':>7} {'win rate':>9}   95% CI"]
     for r in summary_rows(s):
         low, high = r["ci95"]  # type: ignore[misc]
         lines.append(f"{r['seat']:6} {r['level']:7} {r['wins']:>7} {r['win_rate']:>9.1%}   "
                      f"{low:.1%} - {high:.1%}")
-    lines += ["", f"capped (no result after 10,000 throws): {s.capped} ({s.capped / s.games:.2%})",
-              f"average length: {s.throws / s.games:.1f} throws",
+    played = max(s.games, 1)
+    lines += ["", f"capped (no result after 10,000 throws): {s.capped} ({s.capped / played:.2%})",
+              f"average length: {s.throws / played:.1f} throws" if s.games else "average length: -",
               f"human seat record: {s.record['played']} played, {s.record['won']} won, {s.record['lost']} lost"]
     return "\n".join(lines) + "\n"
 
@@ -149,5 +172,8 @@ def summary_json(s: Summary) -> dict[str, object]:
     from .report import fraction
 
     seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
-    return {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": seats,
-            "capped": s.capped, "average_throws": s.throws / s.games, "human_record": dict(s.record)}
+    out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": seats, "capped": s.capped,
+           "average_throws": s.throws / s.games if s.games else None, "human_record": dict(s.record)}
+    if s.interrupted is not None:
+        out["interrupted"] = {"signal": s.interrupted[0], "asked": s.interrupted[1]}
+    return out

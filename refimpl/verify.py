@@ -477,7 +477,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     (processes.Terminated) end the run: the report holds what ran and says so. Raises TraceError,
     BadChecks or VerifyError for bad input, before any build is started.
     """
-    from .processes import Terminated
+    from .processes import Terminated, acknowledge
 
     check_selection(games, rulesets)
     expected = load_expect_fail(expect_fail) if expect_fail else []
@@ -501,6 +501,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         elif scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
     except KeyboardInterrupt as exc:
+        acknowledge()  # reported from here on, not raised again
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         report.stopped = f"interrupted ({report.interrupted})"
     if not selected and report.checks and not report.interrupted:

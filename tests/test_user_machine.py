@@ -295,3 +295,65 @@ def test_a_build_that_exits_at_once_leaving_a_child_on_its_output_is_not_called_
     assert proc.returncode == 3
     assert "crashed-at-start" in proc.stdout and "the build exited (status 0)" in proc.stdout
     assert "hung" not in proc.stdout
+
+
+# --- signals ------------------------------------------------------------------------------------------------
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([PY, "-m", "refimpl", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+@pytest.mark.parametrize("sig, code, word", [(15, 143, "SIGTERM"), (2, 130, "SIGINT")])
+def test_simulate_interrupted_prints_the_games_played_and_exits_with_the_signal_code(
+        sig: int, code: int, word: str, tmp_path: Path) -> None:
+    import time
+
+    proc = _start(["simulate", "ludo", "--games", "1000000", "--seats", "hard,easy,normal,easy", "--format",
+                   "json"], tmp_path)
+    time.sleep(4)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err[-2000:]
+    doc = json.loads(out)
+    assert doc["interrupted"] == {"signal": word, "asked": 1000000}
+    assert 0 < doc["games"] < 1000000 and sum(s["wins"] for s in doc["seats"]) + doc["capped"] == doc["games"]
+    assert "Traceback" not in err and "Aborted" not in err
+
+
+def test_fuzz_stops_on_sigterm_while_shrinking_and_writes_what_it_found(tmp_path: Path) -> None:
+    """SIGTERM once shrinking has begun: fuzz exits 143 within a second or so and leaves the reproducer of the
+    smallest case so far (a signal that lands in a Hypothesis gc callback once went unnoticed)."""
+    import time
+
+    wrong = f"{PY} {ROOT / 'tests/builds/wrong.py'} defender-wins-ties"
+    proc = _start(["fuzz", "--impl", wrong, "--game", "conquest-king", "--shrink-time", "120", "--out", "found"],
+                  tmp_path)
+    assert proc.stderr is not None
+    seen = ""
+    while "shrinking" not in seen:
+        line = proc.stderr.readline()
+        assert line, "fuzz ended before it found the wrong build's fault"
+        seen += line
+    proc.send_signal(15)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert proc.returncode == 143, out[-2000:] + err[-2000:]
+    assert took < 10, f"fuzz took {took:.1f} s to stop"
+    assert "INTERRUPTED (SIGTERM)" in out and "not replayed" in out
+    (written,) = (tmp_path / "found").iterdir()
+    replay = kit("verify", "--impl", wrong, "--traces", str(written), "--no-scenarios", "--quiet", cwd=tmp_path)
+    assert replay.returncode == 1, replay.stdout[-2000:]  # the reproducer shows the wrong build's fault
+    assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_fuzz_stops_on_sigterm_while_searching(tmp_path: Path) -> None:
+    import time
+
+    proc = _start(["fuzz", "--game", "conquest-king", "--examples", "100000", "--quiet", "--out", "found"], tmp_path)
+    time.sleep(3)
+    proc.send_signal(15)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and "INTERRUPTED (SIGTERM)" in out, out + err
+    assert not (tmp_path / "found").exists()

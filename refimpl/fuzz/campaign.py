@@ -27,6 +27,7 @@ from ..games import GAMES
 from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
 from ..files import write_file
+from ..processes import acknowledge, check_stop
 from ..trace import dump_trace, load_trace
 from .cases import Case, CaseShape, Request, draw_case
 from .draw import Draw, same_draws_everywhere
@@ -87,6 +88,7 @@ class CampaignResult:
     seconds: float = 0.0
     finding: Finding | None = None
     timed_out: bool = False  # max_time ended the search
+    interrupted: str | None = None  # SIGINT or SIGTERM stopped the campaign (its finding, if any, is kept)
 
 
 def joined(cases: list[Case]) -> Case:
@@ -214,24 +216,36 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None,
     config = settings(max_examples=s.examples, database=None, deadline=None, derandomize=False,
                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
                       report_multiple_bugs=False)
+    shrinker: Shrinker | None = None
     try:
-        with same_draws_everywhere():
-            find(st.data(), fails, settings=config, random=random.Random(seed))
-    except HypothesisException:
-        pass  # NoSuchExample, or Hypothesis giving up: the smallest finding, if any, is in ``found``
-    if found:
-        def check(case: Case) -> int | None:
-            kind, step = run(case)
-            return step if kind == found["kind"] else None
+        try:
+            with same_draws_everywhere():
+                find(st.data(), fails, settings=config, random=random.Random(seed))
+        except HypothesisException:
+            pass  # NoSuchExample, or Hypothesis giving up: the smallest finding, if any, is in ``found``
+        check_stop()  # a signal whose exception Hypothesis's callbacks swallowed
+        if found:
+            def check(case: Case) -> int | None:
+                check_stop()
+                kind, step = run(case)
+                return step if kind == found["kind"] else None
 
-        shrinker = Shrinker(check, found["at"] + started + s.shrink_time)
-        case = shrinker.run(found["case"])
+            shrinker = Shrinker(check, found["at"] + started + s.shrink_time)
+            found["case"] = shrinker.run(found["case"])
+    except KeyboardInterrupt:
+        if not found:
+            raise
+        result.interrupted = acknowledge() or "SIGINT"  # keep what was found: it is written, unconfirmed
+        if shrinker is not None and shrinker.best is not None:
+            found["case"] = shrinker.best
+    finally:
+        if driver is None and build[0] is not None:
+            build[0].close()
+    if found:
         cause, stderr = broke.get("cause", ("", "")) if found["kind"] == BROKE else ("", "")
-        result.finding = Finding(found["kind"], case.json(), round(found["at"], 3), found["first_steps"],
-                                 round(time.monotonic() - started - found["at"], 3),
-                                 shrinker.cut or hypothesis_cut[0], cause, stderr)
-    if driver is None and build[0] is not None:
-        build[0].close()
+        cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
+        result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3), found["first_steps"],
+                                 round(time.monotonic() - started - found["at"], 3), cut, cause, stderr)
     result.seconds = round(time.monotonic() - started, 3)
     return result
 
@@ -247,6 +261,7 @@ class FuzzReport:
     explanation: list[str] = field(default_factory=list)
     trace_path: str | None = None
     replays: str = ""  # what replaying the reproducer through verify's path showed
+    interrupted: str | None = None  # SIGINT or SIGTERM ended the run; what was found so far is written
 
     @property
     def cases(self) -> int:
@@ -284,7 +299,8 @@ class FuzzReport:
                                                   "path": d.difference.path,
                                                   "expected": _plain(d.difference.expected),
                                                   "actual": _plain(d.difference.actual)},
-            "explanation": self.explanation, "reproducer": self.trace_path, "replays": self.replays})
+            "explanation": self.explanation, "reproducer": self.trace_path, "replays": self.replays,
+            "interrupted": self.interrupted})
 
 
 def _plain(value: Any) -> Any:
@@ -316,13 +332,20 @@ def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
         if len(jobs) == 1 and not cluster:
             report.campaigns = [run_campaign(jobs[0], driver, progress)]
         else:
-            done = []
-            for _, r in run_jobs(run_campaign, jobs, len(jobs), cluster):
-                done.append(r)
-                if progress is not None:
-                    progress(f"campaign {r.job} done ({len(done)}/{len(jobs)}): {r.cases} cases"
-                             + (f", found: {r.finding.kind}" if r.finding is not None else ""))
+            done: list[CampaignResult] = []
+            try:
+                for _, r in run_jobs(run_campaign, jobs, len(jobs), cluster):
+                    done.append(r)
+                    if progress is not None:
+                        progress(f"campaign {r.job} done ({len(done)}/{len(jobs)}): {r.cases} cases"
+                                 + (f", found: {r.finding.kind}" if r.finding is not None else ""))
+            except KeyboardInterrupt:
+                if not any(r.finding is not None for r in done):
+                    raise
+                report.interrupted = acknowledge() or "SIGINT"  # the campaigns done found something: write it
             report.campaigns = sorted(done, key=lambda r: r.job)
+        report.interrupted = report.interrupted or next((c.interrupted for c in report.campaigns if c.interrupted),
+                                                        None)
         found = [c for c in report.campaigns if c.finding is not None]
         if found:
             best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]
@@ -342,7 +365,7 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
     title = {DIVERGES: "fuzz reproducer", BROKE: "fuzz reproducer: the build broke",
              NONDETERMINISTIC: "fuzz reproducer: answers differ between two runs"}[finding.kind]
     judged: Judged | None = None
-    if finding.kind == DIVERGES:
+    if finding.kind == DIVERGES and report.interrupted is None:
         if not driver.alive:
             driver = ProtocolDriver(command, s.timeout)
         try:
@@ -357,7 +380,7 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
     if judged is None or judged.divergence is None:
         judged = judge(case, ReferenceDriver(), True, full=True)  # the reference's answers, for the trace
-        if finding.kind == DIVERGES:
+        if finding.kind == DIVERGES and report.interrupted is None:
             report.replays = "the finding did not diverge again: the build answers differently from run to run"
             finding.kind = NONDETERMINISTIC
     report.divergence = judged.divergence
@@ -375,6 +398,9 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
     write_file(path, dump_trace(doc).encode("utf-8"))
     report.trace_path = str(path)
     finding.case = case.json()
+    if report.interrupted is not None:
+        report.replays = f"not replayed: the run was interrupted ({report.interrupted})"
+        return
     if judged.divergence is not None or finding.kind == BROKE:
         report.replays = _replays(path, command, s, judged.divergence, finding)
 

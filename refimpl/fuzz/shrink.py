@@ -25,6 +25,7 @@ class Shrinker:
 
     def __init__(self, check: Check, deadline: float) -> None:
         self.check, self.deadline, self.cut = check, deadline, False
+        self.best: Case | None = None  # the smallest failing case so far (kept when the run is interrupted)
 
     def _time_left(self) -> bool:
         if time.monotonic() >= self.deadline:
@@ -38,7 +39,8 @@ class Shrinker:
         step = self.check(case)
         if step is None:
             return None
-        return case.with_steps(case.steps[:step]) if step else case.with_steps(())
+        self.best = case.with_steps(case.steps[:step]) if step else case.with_steps(())
+        return self.best
 
     def run(self, case: Case) -> Case:
         for shrink_pass in (self.from_setup, self.drop_steps, self.plain_values):
