@@ -96,8 +96,8 @@ def explicit_trace(trace: Trace) -> Trace:
             return expected
         return {k: v for k, v in expected.items() if k not in fields}
 
-    steps = tuple(replace(s, expect=drop(s.expect), rules=tuple(r for r in s.rules if r not in STREAM_RULES))
-                  for s in trace.steps)
+    steps = trace.steps.map(lambda s: replace(s, expect=drop(s.expect),
+                                              rules=tuple(r for r in s.rules if r not in STREAM_RULES)))
     return replace(trace, steps=steps, start=drop(trace.start),
                    rules=tuple(r for r in trace.rules if r not in STREAM_RULES))
 

@@ -83,7 +83,7 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 
     Each trace stops at its first mismatch; the report names the step, field path, expected and actual.
     """
-    from .preflight import BadChecks, check_trace
+    from .preflight import BadChecks, check_start, explain_failure
 
     try:
         traces = load_traces(paths)
@@ -95,15 +95,27 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
                 _fail(f"{t.path}: {t.game} has no ruleset {ruleset!r} "
                       f"(known: {', '.join(GAMES[t.game].info.rulesets)})")
     # What no build could even be judged on is bad input; a value the reference answers otherwise is the
-    # mismatch replay exists to show.
-    bad = [b for t in traces for b in check_trace(t) if b.kind != "value"]
+    # mismatch replay exists to show. Each trace is read and replayed in one pass, up to its first mismatch,
+    # which is then explained (a trace of a million steps is never held whole).
+    bad = [b for t in traces for b in check_start(t)]
     if bad:
         _fail(str(BadChecks(bad)))
     driver = ReferenceDriver()
+    results = []
     try:
-        results = [replay_trace(t, driver, ruleset) for t in traces]
+        for t in traces:
+            result = replay_trace(t, driver, ruleset)
+            if result.failure is not None and ruleset in (None, t.ruleset):  # under another ruleset: a finding
+                explained = explain_failure(t, result.failure)
+                if explained.kind != "value":
+                    bad.append(explained)
+            results.append(result)
     except DriverError as exc:
         _fail(str(exc))
+    except TraceError as exc:  # a bad step of a long trace, found where the replay reached it
+        _fail(str(exc))
+    if bad:
+        _fail(str(BadChecks(bad)))
     click.echo(report.json_report(results) if fmt == "json" else report.text_report(results), nl=False)
     sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
 

@@ -118,6 +118,27 @@ def _explain(trace: Trace, fail: StepResult) -> BadCheck:
     return BadCheck(trace.path, line, f"{where}: {reason}", kind)
 
 
+def explain_failure(trace: Trace, fail: StepResult) -> BadCheck:
+    """Why the reference itself does not pass ``trace`` at ``fail``: a view of an observer the game does not
+    have (kind ``observer``), a field or type no state view has (``schema``), else a value the rules give
+    otherwise (``value``)."""
+    players = GAMES[trace.game].info.players
+    if fail.step is not None:
+        for observer in fail.step.views or {}:
+            if observer not in players:
+                return BadCheck(trace.path, trace.line_of(("steps", fail.number - 1, "views", observer)),
+                                f"step {fail.number}: expects the view of {observer!r}, which is not an "
+                                f"observer of {GAMES[trace.game].info.title} (observers: {', '.join(players)})",
+                                "observer")
+    return _explain(trace, fail)
+
+
+def check_start(trace: Trace) -> list[BadCheck]:
+    """The bad check of a start the game refuses, if any (one request, whatever the trace's length)."""
+    bad_start = _start(trace)
+    return [] if bad_start is None else [bad_start]
+
+
 def check_trace(trace: Trace) -> list[BadCheck]:
     """The bad checks of one trace: observers, the start, then every expectation replayed on the
     reference (the first that fails is named)."""
@@ -139,4 +160,5 @@ def check_traces(traces: list[Trace]) -> None:
         raise BadChecks(found)
 
 
-__all__ = ["BadCheck", "BadChecks", "check_trace", "check_traces", "view_validator"]
+__all__ = ["BadCheck", "BadChecks", "check_start", "check_trace", "check_traces", "explain_failure",
+           "view_validator"]

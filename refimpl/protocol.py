@@ -29,6 +29,7 @@ from .games import JSON
 from . import PROTOCOL_VERSION, jsonio, processes
 MAX_LINE = 1 << 20  # bytes in one response line
 SEND_CHUNK = 1 << 12  # bytes of pipelined requests written together
+WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)
 # Requests are written exactly as json.dumps(message, separators=(",", ":")) writes them (ASCII escapes, the
 # standard float spelling, NaN), with one encoder made once rather than one per request.
 _encode = json.JSONEncoder(separators=(",", ":")).encode
@@ -454,20 +455,35 @@ class ProtocolDriver(CallsByBatch):
             for op in ops:
                 yield self._outcome(op, self._call(request(op)))
             return
-        # The first request goes at once, so the build starts while the kit writes the rest.
-        sent = [(op, self._request(request(op), more=i > 0)) for i, op in enumerate(ops)]
-        self.process.flush()
-        done = 0
+        # At most WINDOW requests are in flight: ops are taken (and planned) as answers come, so a trace of any
+        # length is sent in bounded memory; the window is topped up by halves, so requests still go out in
+        # chunks of several. The first request goes at once, so the build starts while the kit writes the rest.
+        inflight: deque[tuple[Op, int]] = deque()
+        pending = iter(ops)
+        more = True
+        first = True
         try:
-            for op, rid in sent:
+            while True:
+                if more and len(inflight) <= WINDOW // 2:
+                    for op in pending:
+                        inflight.append((op, self._request(request(op), more=not first)))
+                        first = False
+                        if len(inflight) >= WINDOW:
+                            break
+                    else:
+                        more = False
+                    self.process.flush()
+                if not inflight:
+                    return
+                op, rid = inflight[0]
                 message = self._receive(rid)
-                done += 1
+                inflight.popleft()
                 yield self._outcome(op, message)
         except GeneratorExit:
             # The caller stopped early (a mismatch): read the answers still due to stay in step. A build
             # that breaks meanwhile is marked broken (the caller closes it), not reported twice.
             try:
-                for _, rid in sent[done:]:
+                for _, rid in inflight:
                     self._receive(rid)
             except BuildBroke:
                 pass

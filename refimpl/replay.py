@@ -12,6 +12,7 @@ every position it passes, not only the fields its author wrote down.
 from __future__ import annotations
 
 import json
+from collections import deque
 from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
@@ -75,9 +76,15 @@ class StepResult:
 class TraceResult:
     trace: Trace
     status: str  # conforms | mismatch | not-run
-    steps: tuple[StepResult, ...] = ()
+    steps: tuple[StepResult, ...] = ()  # of a long trace, the first LEDGER_HEAD and the last LEDGER_TAIL
     reason: str = ""  # why a trace was not run
     requests: int = 0  # how many requests replaying it sent (a transcript's share of the build's stream)
+    omitted: int = 0  # steps judged but left out of ``steps`` (between its first and last ones)
+
+    @property
+    def judged(self) -> int:
+        """How many of the trace's steps were judged (``steps`` and the omitted ones)."""
+        return len(self.steps) + self.omitted
 
     @property
     def failure(self) -> StepResult | None:
@@ -116,10 +123,11 @@ def _refused(outcome: Outcome) -> bool:
     return isinstance(outcome, (Rejected, Refused))
 
 
-def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
-         legal_at: Callable[[Step | None], bool] | None = None,
-         rewrite: Callable[[Op], Op] | None = None) -> tuple[list[Probe], list[Outcome]]:
-    """The requests that replay ``trace`` and check it, and (with an oracle) the oracle's answer to each.
+def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
+              legal_at: Callable[[Step | None], bool] | None = None,
+              rewrite: Callable[[Op], Op] | None = None) -> Iterator[tuple[Probe, Outcome | None]]:
+    """The requests that replay ``trace`` and check it, one at a time, each with the oracle's answer to it
+    (None without an oracle): a trace of any length is planned as it is replayed.
 
     Without an oracle: each step's request, the views and legal list the step asks about, and a state
     request after an expected refusal (nothing may change). With one: after every accepted request,
@@ -127,43 +135,53 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     hidden information, each player's) when the build lists legal actions; ``legal_at`` (the fuzzer's)
     limits the oracle's legal lists to the steps it names (None: the start). ``rewrite`` turns each
     request into the one actually sent (the explicit form of chance, for an explicit-chance build), so the
-    oracle answers it and a report shows it.
+    oracle answers it and a report shows it. Raises TraceError for a step of a long trace that is bad.
     """
     info = GAMES[trace.game].info if trace.game in GAMES else None
     players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
-    probes: list[Probe] = []
-    answers: list[Outcome] = []
 
-    def add(probe: Probe) -> Outcome | None:
+    def ask(probe: Probe) -> tuple[Probe, Outcome | None]:
         if rewrite is not None:
             probe = replace(probe, op=rewrite(probe.op))
-        probes.append(probe)
         if oracle is None:
-            return None
-        answers.append(next(iter(oracle.batch([probe.op]))))
-        return answers[-1]
+            return probe, None
+        return probe, next(iter(oracle.batch([probe.op])))
 
-    def looks(step: Step | None, refused: bool) -> None:
+    def looks(step: Step | None, refused: bool) -> Iterator[tuple[Probe, Outcome | None]]:
         named = list(step.views or {}) if step is not None else []
         for observer in named + ([p for p in players if p not in named] if not refused else []):
-            add(Probe(("view", observer), "view", step, observer))
+            yield ask(Probe(("view", observer), "view", step, observer))
         wants_legal = step is not None and step.legal is not None
         oracle_wants = oracle is not None and (legal_at is None or legal_at(step))
         if lists_legal and not refused and (wants_legal or oracle_wants):
-            add(Probe(("legal", None), "legal", step))
+            yield ask(Probe(("legal", None), "legal", step))
             for player in players:
-                add(Probe(("legal", player), "legal", step, player))
+                yield ask(Probe(("legal", player), "legal", step, player))
         if refused:
-            add(Probe(("view", None), "unchanged", step))
+            yield ask(Probe(("view", None), "unchanged", step))
 
-    start = add(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
-    looks(None, start is not None and _refused(start))
+    first = ask(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
+    yield first
+    yield from looks(None, first[1] is not None and _refused(first[1]))
     for step in trace.steps:
-        answer = add(Probe(step_op(trace, step), "step", step))
+        probe, answer = ask(Probe(step_op(trace, step), "step", step))
+        yield probe, answer
         refused = step.reject is not None or step.error is not None or (answer is not None and _refused(answer))
         if step.kind == "request" and not refused:
             continue  # a request that is not a move: its own answer is all there is to check
-        looks(step, refused)
+        yield from looks(step, refused)
+
+
+def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
+         legal_at: Callable[[Step | None], bool] | None = None,
+         rewrite: Callable[[Op], Op] | None = None) -> tuple[list[Probe], list[Outcome]]:
+    """``plan_iter`` as two lists: the probes, and the oracle's answers (empty without an oracle)."""
+    probes: list[Probe] = []
+    answers: list[Outcome] = []
+    for probe, answer in plan_iter(trace, lists_legal, oracle, legal_at, rewrite):
+        probes.append(probe)
+        if oracle is not None:
+            answers.append(answer)
     return probes, answers
 
 
@@ -289,15 +307,47 @@ def _detail(probe: Probe, step_request: dict[str, Any], outcome: Outcome, expect
                          before, shown, answer, probe.observer)
 
 
-def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
-           oracle: list[Outcome] | None = None) -> TraceResult:
-    """Judge one trace on its outcomes; consumes exactly ``len(probes)`` of them."""
-    results: list[StepResult] = []
+LEDGER_HEAD = LEDGER_TAIL = 500  # a trace's result keeps its first and last steps; those between are counted
+
+
+class _Kept:
+    """A trace's step results as a report shows them: the first LEDGER_HEAD and the last LEDGER_TAIL (each
+    with the build's whole answer), and how many were judged between them."""
+
+    def __init__(self) -> None:
+        self.head: list[StepResult] = []
+        self.tail: deque[StepResult] = deque(maxlen=LEDGER_TAIL)
+        self.omitted = 0
+
+    def add(self, result: StepResult) -> None:
+        if len(self.head) < LEDGER_HEAD:
+            self.head.append(result)
+            return
+        if len(self.tail) == LEDGER_TAIL:
+            self.omitted += 1
+        self.tail.append(result)
+
+    def all(self) -> list[StepResult]:
+        return self.head + list(self.tail)
+
+
+Planned = tuple[Probe, "Outcome | None"]
+Judged = tuple[Probe, "Outcome | None", Outcome]  # a probe, the oracle's answer (or None), the build's answer
+
+
+def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callable[[], None] = lambda: None,
+           ) -> TraceResult:
+    """Judge one trace: ``answered`` gives each of its probes with the oracle's answer and the build's, in
+    order, up to its last (or, after ``stop()``, up to the last one already sent: those are read, not
+    judged). A failing step calls ``stop()``: the rest of the trace need not be sent."""
+    kept = _Kept()
     taken = 0
     where = "the start"
     before: Any = None  # the build's latest accepted full view
     current: StepResult | None = None
     step_request: dict[str, Any] = {}
+    failed = False
+    probe: Probe | None = None
 
     def finish(result: StepResult | None) -> bool:
         """Record a step's result; True when it failed (the trace stops)."""
@@ -307,53 +357,60 @@ def _check(trace: Trace, probes: list[Probe], outcomes: Iterator[Outcome],
             step = result.step
             line = step.line_of(result.difference.path) if step is not None and not result.by_reference else \
                 (step.line if step is not None else None)
-            results.append(replace(result, line=line))
+            kept.add(replace(result, line=line))
             return True
-        results.append(result)
+        kept.add(result)
         return False
 
     try:
-        for i, probe in enumerate(probes):
+        for probe, reference, outcome in answered:
+            taken += 1
+            if failed:
+                continue  # sent ahead before the trace failed: read, not judged
             if probe.kind == "step":
                 if finish(current):
-                    break
+                    failed = True
+                    current = None
+                    stop()
+                    continue
                 step_request = request(probe.op)
                 step = probe.step
                 where = "the start" if step is None else f"step {step.number} (line {step.line})"
-            outcome = next(outcomes)
-            taken += 1
             expected, diff = _own_difference(probe, outcome, before, trace)
             by_reference = False
-            if diff is None and oracle is not None and probe.kind != "unchanged":
+            if diff is None and oracle and probe.kind != "unchanged":
                 prefix = {"view": f"view[{probe.observer}].", "legal": f"legal[{probe.observer}]." if probe.observer
                           else "legal."}.get(probe.kind, "")
-                diff = outcome_difference(oracle[i], outcome, prefix)
+                diff = outcome_difference(reference, outcome, prefix)
                 by_reference = diff is not None
             detail = None
             if diff is not None:
-                detail = _detail(probe, step_request, outcome, expected, oracle[i] if oracle is not None else None,
+                detail = _detail(probe, step_request, outcome, expected, reference if oracle else None,
                                  before, diff, by_reference)
             if probe.kind == "step":
                 step = probe.step
-                if step is not None or trace.start is not None or oracle is not None:
+                if step is not None or trace.start is not None or oracle:
                     current = StepResult(0 if step is None else step.number, None if step is None else step.line,
                                          step, expected, _show_outcome(outcome), diff, by_reference, detail)
                 if isinstance(outcome, dict) and moves(probe):
                     before = outcome
             elif diff is not None and current is not None and current.ok:
                 current = replace(current, difference=diff, by_reference=by_reference, failure=detail)
-        else:
-            finish(current)
+        if current is not None and finish(current):
+            failed = True
     except BuildBroke as exc:
+        due = getattr(exc, "probe", None)  # the probe whose answer the build did not give
+        if due is not None and due.kind == "step":
+            where = "the start" if due.step is None else f"step {due.step.number} (line {due.step.line})"
+        probe = due or probe
         exc.where = f"{trace.path} {where}"
-        exc.request = request(probes[taken].op) if taken < len(probes) else None
+        exc.request = request(probe.op) if probe is not None else None
         raise
-    for _ in range(len(probes) - taken):  # answers still due for this trace (sent ahead): read, not judged
-        next(outcomes)
-    failed = any(not r.ok for r in results)
+    results = kept.all()
     if results and results[0].number == 0 and trace.start is None and results[0].ok:
         results = results[1:]  # the start is shown only when something was expected of it
-    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results), requests=len(probes))
+    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results), requests=taken,
+                       omitted=kept.omitted)
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
@@ -374,12 +431,14 @@ def replay(trace: Trace, driver: Driver, ruleset: str | None = None, oracle: Dri
 
 def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = None,
                oracle: Driver | None = None) -> Iterator[TraceResult]:
-    """Replay many traces with every request sent ahead (one batch), yielding a result per trace.
+    """Replay many traces with requests sent ahead of the answers (one batch, pipelined), yielding a result
+    per trace. Each trace is planned as it is sent, so a trace of any length is replayed in bounded memory.
 
-    Requests of a trace after its first mismatch are still answered by the build but not judged. A build
+    Once a trace mismatches, the rest of it is not sent; what was sent ahead is read, not judged. A build
     with its own random source (explicit-chance) is judged on the explicit requests it is sent: the oracle
     answers those too, and the traces leave the stream counters and stream rules to them (refimpl/chance.py).
-    Raises what ``replay`` raises; results already yielded stand.
+    Raises what ``replay`` raises, and TraceError for a bad step of a long trace; results already yielded
+    stand.
     """
     traces = [t if ruleset is None or ruleset == t.ruleset else replace(t, ruleset=ruleset) for t in traces]
     rewrite = None
@@ -387,18 +446,52 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
         traces = [explicit_trace(t) for t in traces]
         rewrite = Rewriter().rewrite  # in the order the requests are sent
     lists_legal = getattr(driver, "lists_legal", False)
-    plans = {id(t): plan(t, lists_legal, oracle, rewrite=rewrite) for t in traces if _not_run(t, driver) is None}
-    ops = [p.op for t in traces if id(t) in plans for p in plans[id(t)][0]]
-    with closing(driver.batch(ops)) as outcomes:
-        for trace in traces:
+    runnable = [i for i, t in enumerate(traces) if _not_run(t, driver) is None]
+    sent: deque[tuple[int, Planned | None]] = deque()  # (trace index, probe; None: the trace's end), in order
+    stopped: set[int] = set()
+
+    def ops() -> Iterator[Op]:
+        """Every runnable trace's requests, planned as the batch takes them; each probe goes into ``sent``
+        before its request is handed over, a trace's end marker with its last probe (one probe looked ahead)."""
+        for i in runnable:
+            items = plan_iter(traces[i], lists_legal, oracle, rewrite=rewrite)
+            item = next(items, None)
+            while item is not None and i not in stopped:
+                following = next(items, None)
+                sent.append((i, item))
+                if following is None:
+                    sent.append((i, None))
+                yield item[0].op
+                item = following
+
+    def answered(i: int, outcomes: Iterator[Outcome]) -> Iterator[Judged]:
+        """Trace ``i``'s probes with the build's answers, up to its end marker, or (once it stopped) up to
+        the last of its probes sent."""
+        while True:
+            if sent and sent[0][0] == i and sent[0][1] is None:
+                sent.popleft()
+                return
+            if (sent and sent[0][0] != i) or (not sent and i in stopped):
+                return
+            try:
+                outcome = next(outcomes)  # the answer to the oldest probe sent (the batch sends more meanwhile)
+            except BuildBroke as exc:
+                due = sent[0][1] if sent and sent[0][0] == i else None
+                exc.probe = due[0] if due is not None else None  # type: ignore[attr-defined]
+                raise
+            _, item = sent.popleft()
+            assert item is not None
+            yield item[0], item[1], outcome
+
+    with closing(driver.batch(ops())) as outcomes:
+        for i, trace in enumerate(traces):
             skipped = _not_run(trace, driver)
             if skipped is not None:
                 yield skipped
                 continue
-            probes, answers = plans[id(trace)]
-            yield _check(trace, probes, outcomes, answers if oracle is not None else None)
+            yield _check(trace, answered(i, outcomes), oracle is not None, lambda i=i: stopped.add(i))  # type: ignore[misc]
 
 
-__all__ = ["replay", "replay_all", "plan", "moves", "outcome_difference", "TraceResult", "StepResult", "Probe",
+__all__ = ["replay", "replay_all", "plan", "plan_iter", "moves", "outcome_difference", "TraceResult", "StepResult", "Probe",
            "FailureDetail",
            "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]

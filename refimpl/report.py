@@ -251,7 +251,11 @@ def ledger(result: TraceResult) -> str:
     head = f"{t.path}: {t.title} [{t.game} {t.ruleset}]"
     if result.status == NOT_RUN:
         return printable(f"{head}\n  NOT RUN: {result.reason}\n")
-    rows = [[["step"], ["action"], ["expected"], ["actual"]]] + [_cells(s) for s in result.steps]
+    cells = [_cells(s) for s in result.steps]
+    if result.omitted:  # a long trace: the steps between its first and last ones, counted in one row
+        at = next((k for k, s in enumerate(result.steps) if s.number > result.steps[0].number + k), len(cells))
+        cells.insert(at, [["..."], [f"{result.omitted} more steps"], [""], ["as expected"]])
+    rows = [[["step"], ["action"], ["expected"], ["actual"]]] + cells
     widths = [max(len(line) for r in rows for line in r[i]) for i in range(3)]
     lines = [head]
     for row in rows:
@@ -260,7 +264,7 @@ def ledger(result: TraceResult) -> str:
             lines.append(("  " + " | ".join(p.ljust(w) for p, w in zip(parts, widths)) + " | " + parts[3]).rstrip())
     fail = result.failure
     if fail is None:
-        lines.append(f"  CONFORMS ({len(result.steps)} checks)")
+        lines.append(f"  CONFORMS ({result.judged} checks)")
     else:
         where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
         lines.append(f"  MISMATCH at {where}: {fail.describe()}")
@@ -293,7 +297,8 @@ def json_report(results: list[TraceResult]) -> str:
         "summary": {"traces": len(results), **{snake(s): counts[s] for s in (CONFORMS, MISMATCH, NOT_RUN)}},
         "traces": [{"path": r.trace.path, "title": r.trace.title, "game": r.trace.game,
                     "ruleset": r.trace.ruleset, "rules": list(r.trace.rules), "status": snake(r.status),
-                    "reason": r.reason, "steps": [_step_json(s) for s in r.steps]} for r in results],
+                    "reason": r.reason, "steps": [_step_json(s) for s in r.steps],
+                    "omitted_steps": r.omitted} for r in results],
     }
     return dumps(doc)
 

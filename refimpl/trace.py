@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, overload
 
 import jsonschema
 import yaml
@@ -91,10 +91,9 @@ class Trace:
     title: str
     rules: tuple[str, ...]
     source: str
-    steps: tuple[Step, ...]
+    steps: "Steps"
     start: Mapping[str, JSON] | None = None
     description: str = ""
-    data: Mapping[str, JSON] = field(default_factory=dict, repr=False, compare=False)
     lines: Any = field(default=None, repr=False, compare=False)  # where things are in the text (_Lines)
 
     def line_of(self, path: Iterable[Any]) -> int | None:
@@ -110,9 +109,10 @@ class _Lines:
     """Where things are in a trace's text: each step's first line at once, everything else only when a
     report or an error asks (composing a big file costs far more than loading it)."""
 
-    def __init__(self, text: str, steps: int) -> None:
+    def __init__(self, text: str, steps: int, found: Sequence[int] | None = None) -> None:
         self.text = text
-        found = yamlsafe.item_lines(text, "steps", steps)
+        if found is None:
+            found = yamlsafe.item_lines(text, "steps", steps)
         self._all: dict[tuple[Any, ...], int] | None = None
         if found is None:
             self._all = self.everything()
@@ -226,40 +226,158 @@ def _plainly_valid(step: Any) -> bool:
     return type(legal) is list and all(type(a) is dict for a in legal)
 
 
-def _schema_problem(data: Any) -> jsonschema.ValidationError | None:
-    """The schema error to report, if any: the header with its first step by jsonschema, then every
-    other step that is not plainly valid."""
-    steps = data.get("steps") if isinstance(data, dict) else None
-    if not isinstance(steps, list) or not steps:
-        return _best(_VALIDATOR.iter_errors(data))
-    problem = _best(_VALIDATOR.iter_errors({**data, "steps": steps[:1]}))
-    if problem is not None:
-        return problem
-    for i, step in enumerate(steps[1:], 1):
-        if not _plainly_valid(step):
-            problem = _best(_STEP_VALIDATOR.iter_errors(step))
-            if problem is not None:
-                problem.path.extendleft(["steps", i][::-1])
-                return problem
-    return None
-
-
 def _best(errors: Iterable[jsonschema.ValidationError]) -> jsonschema.ValidationError | None:
     found = sorted(errors, key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
     return jsonschema.exceptions.best_match(found) if found else None
 
 
-def parse_trace(text: str, path: str = "<trace>") -> Trace:
-    """Parse and check a trace's text. Raises TraceError naming ``path`` and the line."""
+EAGER_STEPS = 2000  # a trace with more steps is parsed step by step as it is replayed, never held whole
+
+
+class Steps(Sequence[Step]):
+    """A trace's steps. Up to EAGER_STEPS they are parsed and checked when the trace is read; a longer trace's
+    are parsed and checked one by one from the text each time they are used (its first step at once), so
+    replaying a million steps holds one at a time. A step that turns out bad raises TraceError where it is
+    reached. ``map`` gives the same steps, each changed by a function, as lazily."""
+
+    def __init__(self, count: int, make: Callable[[int], Step], eager: bool) -> None:
+        self._count, self._make = count, make
+        self._all: tuple[Step, ...] | None = tuple(make(i) for i in range(count)) if eager else None
+
+    @classmethod
+    def of(cls, steps: Iterable[Step]) -> "Steps":
+        held = tuple(steps)
+        return cls(len(held), held.__getitem__, True)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> "Steps": ...
+
+    def __getitem__(self, index: int | slice) -> "Step | Steps":
+        if isinstance(index, slice):
+            picked = range(self._count)[index]
+            return Steps(len(picked), lambda i: self[picked[i]], False)
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return self._all[index] if self._all is not None else self._make(index)
+
+    def __iter__(self) -> Iterator[Step]:
+        if self._all is not None:
+            return iter(self._all)
+        return (self._make(i) for i in range(self._count))
+
+    def map(self, change: Callable[[Step], Step]) -> "Steps":
+        if self._all is not None:
+            return Steps.of(change(step) for step in self._all)
+        return Steps(self._count, lambda i: change(self._make(i)), False)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Steps, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._count)
+
+    def __repr__(self) -> str:
+        return f"Steps({self._count})"
+
+
+class _Raw:
+    """Where a trace's raw step mappings come from: the whole document's list, or the text step by step
+    (``yamlsafe.item_spans``) while no step's text fails to read on its own; then the whole document decides."""
+
+    def __init__(self, text: str, path: str, spans: tuple[int, int, Any, Any] | None,
+                 whole: list[Any] | None) -> None:
+        self.text, self.path, self.spans, self.whole = text, path, spans, whole
+        self._block: list[Any] = []
+        self._block_at = -1
+
+    def __len__(self) -> int:
+        return len(self.whole) if self.whole is not None else len(self.spans[2])  # type: ignore[index]
+
+    BLOCK = 256  # steps read together (one parser call): a long trace is read a block at a time
+
+    def __getitem__(self, i: int) -> Any:
+        if self.whole is not None:
+            return self.whole[i]
+        first = i - i % self.BLOCK
+        if self._block_at != first:
+            self._block, self._block_at = self._read(first), first
+        return self._block[i - first]
+
+    def _read(self, first: int) -> list[Any]:
+        """Steps ``first`` to ``first + BLOCK`` from their text, read together; when they cannot be read apart
+        from the rest of the document, the whole document decides (and is kept)."""
+        _, end, starts, _ = self.spans  # type: ignore[misc]
+        last = min(first + self.BLOCK, len(starts))
+        piece = self.text[starts[first]:starts[last] if last < len(starts) else end]
+        try:
+            items = yamlsafe.yaml_rs.loads(piece, parse_datetime=False, alias_limits=yamlsafe._ALIAS_LIMITS)
+            if isinstance(items, list) and len(items) == last - first and (
+                    not yamlsafe.may_be_too_deep(piece) or not yamlsafe._too_deep(items, 1)):
+                return items
+        except (yamlsafe.yaml_rs.YAMLDecodeError, RecursionError, ValueError):
+            pass
+        self.whole = _whole_steps(self.text, self.path)
+        return self.whole[first:last]
+
+
+def _whole_steps(text: str, path: str) -> list[Any]:
+    """The steps of the whole document (a step that could not be read alone). Raises TraceError."""
     try:
         data = yamlsafe.load(text, path)
     except yamlsafe.YamlError as exc:
         raise TraceError(path, exc.line, exc.reason) from None
+    steps = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(steps, list):
+        raise TraceError(path, None, "the steps cannot be read")
+    return steps
+
+
+def _header(text: str, path: str) -> tuple[Any, _Raw]:
+    """The trace's mapping without its steps, and where its steps come from. Raises TraceError."""
+    spans = yamlsafe.item_spans(text, "steps")
+    if spans is not None:
+        key, end, _, _ = spans
+        block = text[key:end]
+        if "&" not in block and "*" not in block:  # no anchors or aliases in the steps: each reads alone
+            header_text = text[:key] + "steps: []\n" + text[end:]
+            try:
+                header = yamlsafe.load(header_text, path) if not text.startswith(yamlsafe.BOM) else None
+            except yamlsafe.YamlError:
+                header = None  # the whole document names the problem and its line
+            if isinstance(header, dict) and header.get("steps") == []:
+                return header, _Raw(text, path, spans, None)
+    try:
+        data = yamlsafe.load(text, path)
+    except yamlsafe.YamlError as exc:
+        raise TraceError(path, exc.line, exc.reason) from None
+    raw = data.get("steps") if isinstance(data, dict) else None
+    return data, _Raw(text, path, None, raw if isinstance(raw, list) else [])
+
+
+def parse_trace(text: str, path: str = "<trace>", eager: int = EAGER_STEPS) -> Trace:
+    """Parse and check a trace's text: the header and the first step at once, every step when the trace has at
+    most ``eager`` steps, a longer trace's other steps as they are used (see Steps). Raises TraceError naming
+    ``path`` and the line."""
+    if text.startswith(yamlsafe.BOM):
+        text = text[1:]
+    data, raw = _header(text, path)
     if data is None:
         raise TraceError(path, None, "empty file: a trace is a YAML mapping")
-    steps_raw = data.get("steps") if isinstance(data, dict) else None
-    lines = _Lines(text, len(steps_raw) if isinstance(steps_raw, list) else 0)
-    problem = _schema_problem(data)
+    count = len(raw)
+    lines = _Lines(text, count, raw.spans[3] if raw.spans is not None else None)
+    first = raw[0] if count else None
+    problem = _best(_VALIDATOR.iter_errors({**data, "steps": [first] if count else data.get("steps", [])})
+                    if isinstance(data, dict) else _VALIDATOR.iter_errors(data))
     if problem is not None:
         where = yamlsafe.dotted(problem.absolute_path)
         raise TraceError(path, lines.of(problem.absolute_path), f"schema error at {where}: {problem.message}")
@@ -271,29 +389,48 @@ def parse_trace(text: str, path: str = "<trace>") -> Trace:
     if ruleset not in game.info.rulesets:
         raise TraceError(path, lines.of(("ruleset",)),
                          f"unknown ruleset {ruleset!r} for {game.info.name} (known: {', '.join(game.info.rulesets)})")
-    steps = []
-    for i, raw in enumerate(data["steps"]):
-        line = lines.steps[i]
-        kind = next((k for k in ("restart", "start", "request") if k in raw), "action")
-        action = raw.get("action")
-        if kind == "action" and "reject" not in raw:
-            # A step that expects success must name a real action of the game; a step that expects a
-            # rejection may hold anything, so traces can check that builds refuse garbage.
-            try:
-                game.parse_action(action)
-            except RuleViolation as exc:
-                raise TraceError(path, lines.of(("steps", i, "action")),
-                                 f"step {i + 1}: not a {game.info.title} action: {exc.message}") from None
-        key = "reject" if "reject" in raw else "error" if "error" in raw else "expect"
-        steps.append(Step(number=i + 1, line=line, action=action, expect=raw.get("expect"),
-                          reject=raw.get("reject"), note=raw.get("note"), views=raw.get("views"), legal=raw.get("legal"),
-                          error=raw.get("error"), start=raw.get("start") or raw.get("request"), kind=kind,
-                          rules=tuple(raw.get("rules", ())),
-                          field_lines=_FieldLines(lines, i, key)))
+
+    def make(i: int) -> Step:
+        return _step(game, raw[i], i, lines, path)
+
+    steps = Steps(count, make, eager=count <= eager)
+    if count and count > eager:
+        steps[0]  # the first step is checked at once, as a short trace's all are
     return Trace(path=path, game=data["game"], ruleset=ruleset, seed=data.get("seed"),
                  setup=data.get("setup", {}), title=data["title"], rules=tuple(data["rules"]),
-                 source=data["source"], steps=tuple(steps), start=data.get("start"),
-                 description=data.get("description", ""), data=data, lines=lines)
+                 source=data["source"], steps=steps, start=data.get("start"),
+                 description=data.get("description", ""), lines=lines)
+
+
+def _step(game: Any, raw: Any, i: int, lines: "_Lines", path: str) -> Step:
+    """Step ``i`` from its raw mapping, checked against the schema and, for an action expected to succeed,
+    against the game's action forms. Raises TraceError naming the line."""
+    if not _plainly_valid(raw):
+        problem = _best(_STEP_VALIDATOR.iter_errors(raw))
+        if problem is not None:
+            at = ("steps", i, *problem.absolute_path)
+            raise TraceError(path, lines.of(at), f"schema error at {yamlsafe.dotted(at)}: {problem.message}")
+    line = lines.steps[i]
+    kind = next((k for k in ("restart", "start", "request") if k in raw), "action")
+    action = raw.get("action")
+    if kind == "action" and "reject" not in raw:
+        # A step that expects success must name a real action of the game; a step that expects a
+        # rejection may hold anything, so traces can check that builds refuse garbage.
+        try:
+            game.parse_action(action)
+        except RuleViolation as exc:
+            raise TraceError(path, lines.of(("steps", i, "action")),
+                             f"step {i + 1}: not a {game.info.title} action: {exc.message}") from None
+    key = "reject" if "reject" in raw else "error" if "error" in raw else "expect"
+    # A frozen dataclass's __init__ sets each field through object.__setattr__: filling the instance's dict at
+    # once builds the same value in a quarter of the time, which counts for a trace of a million steps.
+    step = object.__new__(Step)
+    step.__dict__.update(number=i + 1, line=line, action=action, expect=raw.get("expect"),
+                         reject=raw.get("reject"), error=raw.get("error"),
+                         start=raw.get("start") or raw.get("request"), kind=kind, note=raw.get("note"),
+                         views=raw.get("views"), legal=raw.get("legal"), rules=tuple(raw.get("rules", ())),
+                         field_lines=_FieldLines(lines, i, key))
+    return step
 
 
 _LOADED: dict[tuple[str, int, int], Trace] = {}  # (path, size, mtime): a trace read once per process

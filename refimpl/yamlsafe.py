@@ -19,10 +19,13 @@ from __future__ import annotations
 import errno
 import re
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import yaml
 import yaml_rs
+
+if TYPE_CHECKING:
+    from array import array
 
 MAX_BYTES = 64 << 20
 MAX_DEPTH = 64
@@ -128,18 +131,24 @@ def _documents(text: str) -> int:
     return sum(1 for _ in re.finditer(r"(?m)^---", text)) or 1
 
 
-def _too_deep(data: Any) -> bool:
-    stack = [(data, 1)]
+def may_be_too_deep(text: str) -> bool:
+    """False when ``text`` cannot nest MAX_DEPTH deep: each level needs a bracket, a colon or a dash."""
+    return sum(text.count(c) for c in "[{:-") >= MAX_DEPTH - 1
+
+
+def _too_deep(data: Any, below: int = 0) -> bool:
+    """Whether ``data`` nests more than MAX_DEPTH deep (``below``: the levels it sits under in its document).
+    Only containers are visited."""
+    if type(data) not in (dict, list):
+        return False
+    stack = [(data, 1 + below)]
     while stack:
         value, depth = stack.pop()
-        if isinstance(value, dict):
-            if depth > MAX_DEPTH:
-                return True
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            if depth > MAX_DEPTH:
-                return True
-            stack.extend((v, depth + 1) for v in value)
+        if depth > MAX_DEPTH:
+            return True
+        for item in (value.values() if type(value) is dict else value):
+            if type(item) is dict or type(item) is list:
+                stack.append((item, depth + 1))
     return False
 
 
@@ -249,6 +258,45 @@ def item_lines(text: str, key: str, count: int) -> list[int] | None:
         if here == indent:
             lines.append(number)
     return lines if len(lines) == count else None
+
+
+def item_spans(text: str, key: str) -> tuple[int, int, "array[int]", "array[int]"] | None:
+    """Where the block sequence under the top-level ``key`` lies, found by indentation alone: (the offset of
+    the ``key:`` line, the offset just after the block, each item's first character offset, each item's
+    1-based first line). None when that is not plain to see (no such key, flow style, an empty block), so the
+    caller reads the whole document instead."""
+    from array import array
+
+    match = re.search(rf"(?m)^{re.escape(key)}\s*:[ \t]*(#.*)?$", text)
+    if match is None:
+        return None
+    starts, lines = array("q"), array("q")
+    number = text.count("\n", 0, match.start()) + 1
+    pos = text.find("\n", match.end())
+    indent: int | None = None
+    end = len(text)
+    while pos >= 0:
+        begin = pos + 1
+        pos = text.find("\n", begin)
+        raw = text[begin:pos if pos >= 0 else len(text)]
+        number += 1
+        stripped = raw.lstrip(" ")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        here = len(raw) - len(stripped)
+        if indent is None:
+            if not (stripped.startswith("- ") or stripped.rstrip("\r") == "-"):
+                return None
+            indent = here
+        if here < indent or (here == indent and not (stripped.startswith("- ") or stripped.rstrip("\r") == "-")):
+            end = begin
+            break
+        if here == indent:
+            starts.append(begin)
+            lines.append(number)
+    if not starts:
+        return None
+    return match.start(), end, starts, lines
 
 
 def _lines_after(text: str, start: int) -> Iterator[str]:

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from ..driver import Op, request
 from ..games import GAMES, JSON, Game, RuleViolation
 from ..serve import Session
-from ..trace import Step, Trace
+from ..trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
 from .positions import drawer
@@ -62,7 +62,7 @@ class Case:
             steps.append(Step(number=i, line=0, action=r.body if r.kind == "action" else None, kind=r.kind,
                               start=start))
         return Trace(path=path, game=self.game, ruleset=self.ruleset, seed=self.seed, setup=self.setup,
-                     title="fuzz case", rules=(), source="refimpl fuzz", steps=tuple(steps))
+                     title="fuzz case", rules=(), source="refimpl fuzz", steps=Steps.of(steps))
 
     def legal_at(self, step: Step | None) -> bool:
         """Whether the oracle's legal lists are compared after ``step`` (None: the start)."""
