@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn
@@ -55,7 +56,33 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class KitGroup(click.Group):
+    """Every command keeps the documented codes when interrupted: 130 for Ctrl-C, 143 for SIGTERM (click alone
+    would print "Aborted!" and exit 1, which reads as "does not conform"). Commands that have something to
+    report (verify, fuzz, simulate, mutants) print it first."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .processes import Terminated
+
+        def terminated(signum: int, frame: object) -> None:
+            raise Terminated()
+
+        try:
+            previous = signal.signal(signal.SIGTERM, terminated)
+        except ValueError:  # not the main thread
+            previous = None
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+            click.echo(f"refimpl: interrupted ({word})", err=True)
+            sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+@click.group(cls=KitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Print the kit's version and the digest of the suite it judges by, then exit.")
 def main() -> None:

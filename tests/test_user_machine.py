@@ -357,3 +357,16 @@ def test_fuzz_stops_on_sigterm_while_searching(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 143 and "INTERRUPTED (SIGTERM)" in out, out + err
     assert not (tmp_path / "found").exists()
+
+
+@pytest.mark.parametrize("sig, code", [(15, 143), (2, 130)])
+def test_any_command_interrupted_exits_with_the_signal_code_and_no_traceback(sig: int, code: int,
+                                                                            tmp_path: Path) -> None:
+    import time
+
+    proc = _start(["perft", "conquest-king", "--depth", "6"], tmp_path)
+    time.sleep(3)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert "refimpl: interrupted" in err and "Traceback" not in err and "Aborted" not in err
