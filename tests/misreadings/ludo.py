@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from refimpl.games import JSON, MalformedAction, load_data
 from refimpl.games.base import evolve
 from refimpl.games.ludo import cpu
+from refimpl.games.ludo.board import YARD
 from refimpl.games.ludo.engine import Cpu, Ludo, State, Turn
 
 
@@ -201,6 +202,34 @@ class PickIgnored(_Base):
         super().cpu_move(t, level, None)
 
 
+_ORIGINAL_CANDIDATES = cpu.candidates
+
+
+def _one_entry(game: Ludo, pos: Any, level: str) -> list[int]:
+    among = _ORIGINAL_CANDIDATES(game, pos, level)
+    yard = [p for p in among if pos.pieces[pos.turn][p] == YARD]
+    return [p for p in among if p not in yard[1:]]
+
+
+class EnteringIsOneOption(_Base):
+    """LD-R15 the other way: entering is one option however many pieces wait in the yard: the CPUs draw among
+    the pieces out and one yard piece (the first), so easy with three in the yard and one out enters one time
+    in two. The legal list and a player's move are unchanged."""
+
+    def _patched(self, call: Any) -> Any:
+        cpu.candidates = _one_entry
+        try:
+            return call()
+        finally:
+            cpu.candidates = _ORIGINAL_CANDIDATES
+
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
+        self._patched(lambda: Ludo.cpu_move(self, t, level, pick))
+
+    def explicit(self, state: State, action: Any) -> Any:
+        return self._patched(lambda: Ludo.explicit(self, state, action))
+
+
 MISREADINGS: dict[str, Any] = {
     "LD-R1": HomeOnTheSixthColumnSquare,
     "LD-R2": TurnsGoTheOtherWayRound,
@@ -216,4 +245,5 @@ MISREADINGS: dict[str, Any] = {
     "LD-R12": CanAbandon,
     "LD-R13": OneLevelForAllSeats,
     "LD-R14": PickIgnored,
+    "LD-R15": EnteringIsOneOption,
 }
