@@ -26,6 +26,25 @@ def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
     sys.exit(code)
 
 
+def _profile_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--profile FILE`` (repeatable, one per game): the builder's own chosen values (refimpl profile GAME)."""
+    return click.option("--profile", "profile_files", multiple=True, type=click.Path(dir_okay=False),
+                        help="A ruleset profile (YAML: refimpl profile GAME prints the defaults): judge the "
+                             "game under these chosen values. Repeatable, one per game.")(func)
+
+
+def _profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
+    """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
+    from .profiles import ProfileError, by_game, load_profile
+
+    try:
+        found = [load_profile(f) for f in files]
+        by_game(found)
+    except ProfileError as exc:
+        _fail(str(exc))
+    return found
+
+
 def _cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--cluster ADDRESS``: run the jobs on a Dask cluster instead of local processes."""
     return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
@@ -180,11 +199,13 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
               help="Also write a Shields endpoint badge (JSON) per game and one for all games into this folder.")
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
+@_profile_option
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
-               html_path: str | None, badge_dir: str | None, transcript_dir: str | None) -> None:
+               html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
+               profile_files: tuple[str, ...]) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -197,6 +218,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     if command is None:
         command = f"{shlex.quote(sys.executable)} -m refimpl serve"
     _check_report_paths(badge_dir, transcript_dir)
+    profiles = _profiles(profile_files)
     try:
         with scope():
             result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
@@ -204,7 +226,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                             timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
                             perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast,
                             max_time=max_time, progress=None if quiet else _progress_printer(),
-                            transcripts=transcript_dir is not None)
+                            transcripts=transcript_dir is not None, profiles=profiles)
     except (TraceError, VerifyError, BadChecks) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
@@ -329,10 +351,11 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 @click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_profile_option
 @_cluster_option
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
-             twice: bool, quiet: bool, fmt: str, cluster: str | None) -> None:
+             twice: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...], cluster: str | None) -> None:
     """Send random cases to a build and to the reference and compare every answer; shrink the first
     difference to a short trace.
 
@@ -350,7 +373,11 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
     from .processes import Terminated, acknowledge, scope
 
-    settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs)
+    profiles = [p for p in _profiles(profile_files) if p.game == game]
+    if len(profiles) != len(profile_files):
+        _fail(f"--profile: only a profile of {game} applies to fuzz --game {game}")
+    settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs,
+                            profiles[0] if profiles else None)
 
     def progress(line: str) -> None:
         click.echo(f"fuzz {game}: {line}", err=True)
@@ -539,11 +566,30 @@ def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
 
 
 @main.command("serve")
-def serve_cmd() -> None:
-    """Speak the build protocol on stdin/stdout with the reference implementation (specs/protocol.md)."""
+@_profile_option
+def serve_cmd(profile_files: tuple[str, ...]) -> None:
+    """Speak the build protocol on stdin/stdout with the reference implementation (specs/protocol.md); with
+    --profile, the reference plays that game under the profile's chosen values."""
+    from .profiles import by_game
     from .serve import serve
 
-    serve(sys.stdin, sys.stdout)
+    engines = {game: p.engine() for game, p in by_game(_profiles(profile_files)).items()}
+    serve(sys.stdin, sys.stdout, {**GAMES, **engines})
+
+
+@main.command("profile")
+@click.argument("game")
+@click.option("--ruleset", default=None, help="The ruleset the profile is written for (default: the game's).")
+def profile_cmd(game: str, ruleset: str | None) -> None:
+    """Print GAME's default ruleset profile as YAML: every value its spec chose, with its meaning, range and
+    rules. Edit it, then pass it to verify, fuzz or serve with --profile FILE."""
+    from .profiles import default_yaml
+
+    if game not in GAMES:
+        _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
+        _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
+    click.echo(default_yaml(game, ruleset), nl=False)
 
 
 @main.command("simulate")

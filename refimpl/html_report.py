@@ -158,7 +158,11 @@ def render(report: Report) -> str:
             f'<p>Build: <b id="build">{_e(report.build or "?")}</b> &nbsp; command: <code>{_e(report.command)}'
             f'</code></p><p id="kit" class="note" data-version="{_e(report.kit["version"])}" '
             f'data-suite="{_e(report.kit["suite"])}">Judged by {_e(report.kit["name"])} {_e(report.kit["version"])}, '
-            f'suite {_e(report.kit["suite"])}</p>'
+            f'suite {_e(report.kit["suite"])}</p>',
+            *(f'<p class="profile note" data-game="{_e(p["game"])}">Profile {_e(p["name"])} for {_e(p["game"])} '
+              f'({_e(p["file"])}): ' + (_e(", ".join(f'{c["field"]} {json.dumps(c["default"])} \u2192 '
+                                                    f'{json.dumps(c["value"])}' for c in p["changed"]))
+                                         if p["changed"] else "the defaults") + "</p>" for p in report.profiles),
             f'<p id="counts" data-checks="{len(report.checks)}">{_e(counts)}</p>']
     if report.broke_at_start is not None:
         exc = report.broke_at_start

@@ -94,6 +94,7 @@ class Report:
     command: str
     build: str = ""
     kit: dict[str, str] = field(default_factory=suite.identity)  # the kit that judged (suite.identity)
+    profiles: list[dict[str, Any]] = field(default_factory=list)  # the builder's profiles (Profile.summary)
     checks: list[Check] = field(default_factory=list)
     broke_at_start: BuildBroke | None = None
     warnings: list[str] = field(default_factory=list)
@@ -317,10 +318,18 @@ def _verdict(report: Report) -> str:
     return f"Verdict: {word} ({counts or 'nothing ran'})"
 
 
+def _short_value(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def verify_text(report: Report) -> str:
     """The conformance matrix (per game and rule ID), the failures with their diffs, and the verdict."""
     lines = [f"Build: {report.build or '?'}  ({report.command})",
              f"Kit:   {report.kit['name']} {report.kit['version']} (suite {report.kit['suite']})"]
+    lines += [f"Profile: {p['name']} for {p['game']} ({p['file']}): " + (
+        ", ".join(f"{c['field']} {_short_value(c['default'])} -> {_short_value(c['value'])}" for c in p["changed"])
+        or "the defaults") for p in report.profiles]
     if report.broke_at_start is not None:
         exc = report.broke_at_start
         lines += [f"The build did not start: {exc}", f'sent:  {{"id":0,"op":"hello","protocol":{PROTOCOL_VERSION}}}',
@@ -425,6 +434,7 @@ def verify_json(report: Report) -> str:
     broke = report.broke_at_start
     doc = {
         "kit": report.kit,
+        "profiles": report.profiles,
         "command": report.command, "build": report.build, "exit_code": int(report.exit_code),
         "verdict": VERDICTS[report.exit_code],
         "broke_at_start": None if broke is None else {"cause": broke.cause, "message": broke.message,

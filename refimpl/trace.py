@@ -95,6 +95,9 @@ class Trace:
     start: Mapping[str, JSON] | None = None
     description: str = ""
     lines: Any = field(default=None, repr=False, compare=False)  # where things are in the text (_Lines)
+    # Why the trace's written expectations are set aside and every answer is judged by the reference alone
+    # (a profile changes a value they depend on); "" when they hold.
+    judged_by: str = ""
 
     def line_of(self, path: Iterable[Any]) -> int | None:
         """The line of a data path (``("setup", "units", 2)``) in the trace's file, where known."""
@@ -103,6 +106,13 @@ class Trace:
     @property
     def name(self) -> str:
         return Path(self.path).stem
+
+
+def by_reference(trace: Trace, why: str) -> Trace:
+    """``trace`` judged by the reference's answers alone, its written expectations set aside (``why``)."""
+    from dataclasses import replace
+
+    return replace(trace, judged_by=why)
 
 
 class _Lines:

@@ -29,7 +29,8 @@ from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_
                         PASSED as SCENARIO_PASSED, Builds, FeatureError, Mismatch, NotRun, Outcome, Scenario,
                         Selected, UndefinedStep, bundled, check_steps, run_scenario)
 from .scenarios.runner import transcript_of
-from .trace import Trace, TraceError, load_traces
+from .trace import Trace, TraceError, by_reference, load_traces
+from .profiles import Profile, by_game, using
 from .transcript import exchanges
 
 
@@ -214,7 +215,7 @@ def _trace_check(trace: Trace, result: TraceResult) -> Check:
     if result.status == NOT_RUN:
         return Check("trace", trace.game, name, trace.rules, SKIPPED, result.reason, trace.ruleset)
     if result.status == CONFORMS:
-        return Check("trace", trace.game, name, trace.rules, PASSED, "", trace.ruleset)
+        return Check("trace", trace.game, name, trace.rules, PASSED, trace.judged_by, trace.ruleset)
     failure = trace_failure(trace, result)
     return Check("trace", trace.game, name, trace.rules, FAILED, failure.message, trace.ruleset, failure=failure)
 
@@ -462,12 +463,54 @@ def check_selection(games: list[str] | None, rulesets: list[str] | None) -> None
             raise VerifyError(f"unknown ruleset {ruleset!r}{scope} (known: {', '.join(known)})")
 
 
+def _under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[str, Profile], oracle: bool,
+                    run: _Run) -> tuple[list[Trace], list[Scenario]]:
+    """The traces and scenarios to run under the profiles ``mine`` (the registry already swapped): each trace
+    of a profiled game is replayed on the reference under its profile first; one it passes runs as written,
+    one it fails is judged by the reference alone (its written expectations depend on a changed value), one
+    whose start is refused is not run; a scenario the reference fails under the profile is not run."""
+    from .preflight import check_trace
+    from .scenarios.runner import PASSED as SCENARIO_OK, run_scenario
+
+    kept: list[Trace] = []
+    for trace in traces:
+        profile = mine.get(trace.game)
+        bad = check_trace(trace) if profile is not None else []
+        if not bad:
+            kept.append(trace)
+        elif bad[0].kind in ("start", "observer") or not oracle:
+            why = (f"the profile {profile.name} makes its start impossible ({bad[0].reason})" if bad[0].kind
+                   in ("start", "observer") else f"it depends on a value the profile {profile.name} changes, and "
+                   f"--no-oracle leaves nothing to judge it by")  # type: ignore[union-attr]
+            run.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, SKIPPED, f"not run: {why}",
+                          trace.ruleset))
+        else:
+            kept.append(by_reference(trace, f"its written expectations depend on a value the profile "
+                                            f"{profile.name} changes ({bad[0].reason}); every answer is judged "
+                                            f"by the reference under the profile"))  # type: ignore[union-attr]
+    runnable: list[Scenario] = []
+    for scenario in scenarios:
+        profile = mine.get(scenario.game)
+        if profile is None:
+            runnable.append(scenario)
+            continue
+        reference = ReferenceDriver()
+        outcome = run_scenario(scenario, reference)
+        if outcome.status == SCENARIO_OK:
+            runnable.append(scenario)
+        else:
+            run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED,
+                          f"not run: the reference under the profile {profile.name} does not pass it (it depends "
+                          f"on a value the profile changes): {outcome.detail.splitlines()[0] if outcome.detail else ''}"))
+    return kept, runnable
+
+
 def verify(command: str, *, traces: list[str] | None = None, features: str | None = None,
            games: list[str] | None = None, rulesets: list[str] | None = None, keyword: str | None = None,
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
            pipeline: bool = True, perft_depth: int = 0, twice: bool = False, fail_fast: bool = False,
            oracle: bool = True, max_time: float | None = None, progress: Progress | None = None,
-           transcripts: bool = False) -> Report:
+           transcripts: bool = False, profiles: list[Profile] | None = None) -> Report:
     """Check the build started by ``command``.
 
     ``fail_fast`` stops at the first check that fails or breaks, ``max_time`` after that many seconds;
@@ -476,9 +519,13 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     trace and scenario keeps its raw protocol exchanges (``Check.transcript``). Ctrl-C (KeyboardInterrupt) and SIGTERM
     (processes.Terminated) end the run: the report holds what ran and says so. Raises TraceError,
     BadChecks or VerifyError for bad input, before any build is started.
-    """
-    from .processes import Terminated, acknowledge
 
+    ``profiles``: the builder's own chosen values (refimpl/profiles.py); the reference plays those games under
+    them. A trace the reference passes under the default values but not under the profile depends on a value
+    the profile changes: it is judged by the reference's answers under the profile alone (its written
+    expectations set aside); one whose start the profile makes impossible, and a scenario the reference fails
+    under the profile, are not run, with the reason.
+    """
     check_selection(games, rulesets)
     expected = load_expect_fail(expect_fail) if expect_fail else []
     selected = select_traces(traces, games, rulesets, keyword)
@@ -487,9 +534,28 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         every = select_scenarios(Path(features) if features else None, None, None)
         check_expectations(expected, load_traces(traces or [suite.trace_folder()]), every)
     report = Report(command)
+    mine = by_game(profiles or [])
+    report.profiles = [p.summary() for p in mine.values()]
+    with using(mine):
+        return _verify(command, report, selected, chosen, expected, mine, timeout=timeout, scenarios=scenarios,
+                       pipeline=pipeline, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
+                       oracle=oracle, max_time=max_time, progress=progress, transcripts=transcripts, games=games,
+                       rulesets=rulesets)
+
+
+def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Scenario],
+            expected: list[Expectation], mine: dict[str, Profile], *, timeout: float, scenarios: bool,
+            pipeline: bool, perft_depth: int, twice: bool, fail_fast: bool, oracle: bool, max_time: float | None,
+            progress: Progress | None, transcripts: bool, games: list[str] | None,
+            rulesets: list[str] | None) -> Report:
+    """verify's run, with the reference already under the profiles ``mine``."""
+    from .processes import Terminated, acknowledge
+
     deadline = None if max_time is None else time.monotonic() + max_time
     run = _Run(report, deadline, fail_fast, max_time, progress, len(selected) + len(chosen) * scenarios,
                transcripts)
+    if mine:
+        selected, chosen = _under_profiles(selected, chosen, mine, oracle, run)
     try:
         run_traces(command, selected, timeout, pipeline, run, oracle)
         if twice and not run.stop_reason():

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,8 +109,8 @@ def test_explicit_trace_leaves_counters_and_stream_rules_to_the_oracle() -> None
 
 def test_own_random_build_conforms_with_the_capability_and_stream_rules_are_not_run(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    proc = _refimpl("verify", "--impl", OWN_RANDOM, "--game", "ludo", "--game", "black-fog", "--twice",
-                    "--perft", "2", "--json", str(out))
+    proc = _refimpl("verify", "--impl", OWN_RANDOM, "--game", "ludo", "--game", "black-fog", "--game",
+                    "conquest-king", "--twice", "--perft", "2", "--json", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     doc = json.loads(out.read_text())
     assert doc["explicit_chance"] is True
@@ -121,13 +122,15 @@ def test_own_random_build_conforms_with_the_capability_and_stream_rules_are_not_
     assert {"trace", "determinism", "perft", "scenario"} <= {c["kind"] for c in doc["checks"]}
 
 
-def test_own_random_build_fails_without_the_capability() -> None:
-    proc = _refimpl("verify", "--impl", OWN_RANDOM + " --no-capability", "--game", "ludo", "--no-scenarios")
+@pytest.mark.parametrize("game", ["ludo", "conquest-king"])
+def test_own_random_build_fails_without_the_capability(game: str) -> None:
+    """Its own dice (Ludo) or its own map at every start (Conquest King, ruling CK-R1), undeclared."""
+    proc = _refimpl("verify", "--impl", OWN_RANDOM + " --no-capability", "--game", game, "--no-scenarios")
     assert proc.returncode == 1, proc.stdout[-3000:]
 
 
 def test_fuzz_gives_an_own_random_build_explicit_chance(tmp_path: Path) -> None:
-    for game in ("ludo", "black-fog"):
+    for game in ("ludo", "black-fog", "conquest-king"):
         proc = _refimpl("fuzz", "--impl", OWN_RANDOM, "--game", game, "--seed", "3", "--examples", "30",
                         "--quiet", "--out", str(tmp_path))
         assert proc.returncode == 0, proc.stdout[-3000:]

@@ -28,6 +28,7 @@ from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
 from ..files import write_file
 from ..processes import acknowledge, check_stop
+from ..profiles import Profile, using
 from ..trace import dump_trace, load_trace
 from .cases import Case, CaseShape, Request, draw_case
 from .draw import Draw, same_draws_everywhere
@@ -58,6 +59,7 @@ class FuzzSettings:
     timeout: float = DEFAULT_TIMEOUT
     twice: bool = False  # send every case twice and compare the answers
     jobs: int = 1
+    profile: Profile | None = None  # the builder's chosen values: the reference plays the game under them
 
     def job_seed(self, job: int) -> int:
         """Job 0 runs ``seed`` itself, so one job and the first of several agree."""
@@ -113,8 +115,16 @@ PROGRESS_EVERY = 25  # cases between two progress lines
 
 def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None,
                  progress: Callable[[str], None] | None = None) -> CampaignResult:
-    """One campaign: search, then shrink the first finding. Never raises for the build's faults.
-    ``progress`` hears a line every PROGRESS_EVERY cases and when something is found."""
+    """One campaign: search, then shrink the first finding, with the reference under the settings' profile
+    (a campaign may run in another process). Never raises for the build's faults. ``progress`` hears a line
+    every PROGRESS_EVERY cases and when something is found."""
+    profile = job.settings.profile
+    with using({profile.game: profile} if profile is not None else None):
+        return _campaign(job, driver, progress)
+
+
+def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
+              progress: Callable[[str], None] | None) -> CampaignResult:
     s = job.settings
     engine = GAMES[s.game]
     seed = s.job_seed(job.job)
@@ -289,8 +299,9 @@ class FuzzReport:
         d = self.divergence
         return json_safe({
             "kit": identity(),
+            "profile": None if self.settings.profile is None else self.settings.profile.summary(),
             "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
-            "settings": asdict(self.settings), "cases": self.cases, "requests": self.requests,
+            "settings": {k: v for k, v in asdict(self.settings).items() if k != "profile"}, "cases": self.cases, "requests": self.requests,
             "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,
                            "seconds": c.seconds, "timed_out": c.timed_out, "finding": finding(c.finding, case=True)}
                           for c in self.campaigns],
@@ -318,7 +329,14 @@ def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
     """Fuzz the build started by ``command``; the campaigns run in local processes, or on the Dask cluster
     at ``cluster`` (each worker starts the build itself). Raises DriverError when it does not declare the
     game and ruleset, BuildBroke when it breaks before any case runs (at its start or ``hello``),
-    ExecutorError when the cluster cannot run the campaigns."""
+    ExecutorError when the cluster cannot run the campaigns. The reference plays under the settings' profile."""
+    profile = settings_.profile
+    with using({profile.game: profile} if profile is not None else None):
+        return _fuzz(command, settings_, out, progress, cluster)
+
+
+def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Callable[[str], None] | None,
+          cluster: str | None) -> FuzzReport:
     s = settings_
     engine = GAMES[s.game]
     ruleset = s.ruleset or engine.info.default_ruleset

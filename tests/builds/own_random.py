@@ -1,6 +1,6 @@
 """The reference as a web app with its own random source would be: it declares explicit-chance, and every
 seeded form it is sent (a throw without its face, a CPU choice without its pick, fog without its tiles, a
-Black Fog start without its map) is decided by Python's ``random`` seeded from the operating system, not by
+Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random`` seeded from the operating system, not by
 the canonical streams. Against it, ``verify`` conforms only if the kit gives every chance outcome itself.
 
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
@@ -42,6 +42,13 @@ class OwnRandom(Session):
             engine = GAMES["black-fog"]
             drawn = engine.explicit_setup(req.get("ruleset"), CHANCE.randrange(2**53), setup)
             req = {**req, "setup": drawn}
+        if req.get("game") == "conquest-king" and isinstance(setup, dict) and "terrain" not in setup:
+            # a map of its own at every start, as the seed's game draws one (ruling CK-R1)
+            p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
+            rows = [[CHANCE.choice(".....fhrm") for _ in range(p.width)] for _ in range(p.height)]
+            for x, y in p.castles.values():
+                rows[y][x] = "."
+            req = {**req, "setup": {**setup, "terrain": ["".join(r) for r in rows]}}
         return super().start(req)
 
     def apply(self, req: dict[str, Any]) -> dict[str, Any]:

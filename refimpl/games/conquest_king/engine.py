@@ -107,6 +107,16 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
             state = self._position(state, setup)
         return state
 
+    def explicit_setup(self, ruleset: str | None, seed: int | None,
+                       setup: Mapping[str, JSON]) -> Mapping[str, JSON]:
+        """The set-up with the profile's map given as ``terrain`` when it gives none (ruling CK-R1: the seed
+        draws a map at every reset, so a build may draw its own; the kit gives a build with its own random
+        source the map it judges by). A refused set-up gets it too: the map may be why it is refused (a unit on
+        the profile's mountain), and a set-up refused for another reason is refused with the map as well."""
+        if not isinstance(setup, Mapping) or "terrain" in setup:
+            return setup
+        return {**setup, "terrain": list(self.p.terrain_rows)}
+
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> dict:
         if type(data) is not dict or not isinstance(data.get("type"), str):

@@ -1,0 +1,316 @@
+"""Ruleset profiles: the values a spec chose where its seed left a number open or lost a table, as named fields a
+builder may set (specs: "chosen"). A game's reference engine is built from its data file
+(refimpl/games/data/<game>.yaml); a profile replaces some of the chosen values in it and the engine follows.
+
+A profile file (YAML), e.g. ``refimpl profile conquest-king > my-profile.yaml`` and edit::
+
+    game: conquest-king
+    name: house-rules            # shown in every report
+    set:                         # the chosen values it changes, by field name (defaults: refimpl profile GAME)
+      units.light-infantry.move: 4
+      first: gaias
+
+Every field has the spec's default, an allowed range, its meaning and the rules that use it (``FIELDS``); the
+JSON Schema of each game's profile file is published in refimpl/schemas/profiles/<game>.schema.json
+(``python -m refimpl.profiles`` writes them; a test keeps them in step). A game whose numbers all come from its
+seed has no fields.
+
+``using(profiles)`` swaps the games' engines in the registry for the run, so everything the kit works out from
+the reference (preflight, the oracle, perft counts, explicit chance, fuzz) follows the profile.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import jsonschema
+
+from . import yamlsafe
+from .games import GAMES, BadSetup, Game, load_data
+
+NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One chosen value: its dotted path in the game's data file, its JSON Schema (the allowed range), what
+    it means and the rules that use it."""
+
+    path: str
+    schema: Mapping[str, Any]
+    meaning: str
+    rules: tuple[str, ...]
+
+
+def _int(lo: int, hi: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+_CK_UNITS = ("king", "light-infantry", "heavy-infantry", "cavalry", "spearmen", "archers")
+_CK_ATTACK_FROM_SEED = ("light-infantry", "heavy-infantry")  # §7 figures 1 and 2: not chosen
+_BF_TILE = {"type": "string", "pattern": r"^(0|-?[1-9][0-9]*),(0|-?[1-9][0-9]*)$"}
+
+FIELDS: dict[str, tuple[Field, ...]] = {
+    "beacon-lines": (),
+    "lantern-quay": (),
+    "ludo": (),
+    "conquest-king": (
+        Field("first", {"enum": ["sparkia", "gaias"]}, "the side that deploys and moves first", ("CK-R3",)),
+        Field("map.width", _int(4, 40), "columns of the map", ("CK-R1",)),
+        Field("map.height", _int(4, 40), "rows of the map", ("CK-R1",)),
+        Field("map.castles.sparkia", {"type": "array", "prefixItems": [_int(0, 39), _int(0, 39)], "minItems": 2,
+                                      "maxItems": 2}, "Sparkia's castle square [x, y]", ("CK-R1", "CK-R4")),
+        Field("map.castles.gaias", {"type": "array", "prefixItems": [_int(0, 39), _int(0, 39)], "minItems": 2,
+                                    "maxItems": 2}, "Gaias's castle square [x, y]", ("CK-R1", "CK-R4")),
+        Field("map.terrain", {"type": "array", "minItems": 4, "maxItems": 40,
+                              "items": {"type": "string", "pattern": "^[.fhrm]{4,40}$"}},
+              "the default map, one string a row, top to bottom: . plain, f forest, h hill, r river, m mountain "
+              "(a start without terrain uses it)", ("CK-R1", "CK-START-1")),
+        *(Field(f"units.{u}.attack", _int(1, 12), f"attack strength of {u}", ("CK-R2", "CK-ATK-3"))
+          for u in _CK_UNITS if u not in _CK_ATTACK_FROM_SEED),
+        *(Field(f"units.{u}.move", _int(1, 12), f"movement points of {u}", ("CK-R2", "CK-MOVE-1"))
+          for u in _CK_UNITS),
+        *(Field(f"units.{u}.price", _int(1, 500), f"price of {u} in G", ("CK-R2", "CK-ARMY-1"))
+          for u in _CK_UNITS if u != "king"),
+        *(Field(f"terrain.{t}.cost", {"type": ["integer", "null"], "minimum": 1, "maximum": 12},
+                f"movement points to enter {t} (null: impassable)", ("CK-R2", "CK-TERRAIN-1"))
+          for t in ("plain", "forest", "hill", "river", "mountain")),
+        *(Field(f"terrain.{t}.modifier", _int(-3, 3), f"attack modifier of a unit standing on {t}",
+                ("CK-R2", "CK-TERRAIN-1"))
+          for t in ("forest", "hill", "mountain")),
+    ),
+    "black-fog": (
+        *(Field(f"score.{k}", _int(0, 20), meaning, ("BF-R11", "BF-SCORE-1")) for k, meaning in (
+            ("a", "points for each small animal saved"), ("b", "points for each medium animal saved"),
+            ("c", "points for each large animal saved"), ("d", "bonus when every small species is saved"),
+            ("e", "bonus when every medium species is saved"), ("f", "bonus when every large species is saved"),
+            ("g", "points taken for each keeper lost"), ("h", "points taken for each animal lost"))),
+        Field("species", {"type": "object", "minProperties": 1, "maxProperties": 20,
+                          "propertyNames": {"pattern": "^[a-z][a-z-]{0,19}$"},
+                          "additionalProperties": {"enum": ["small", "medium", "large"]}},
+              "each species and its size", ("BF-R11", "BF-R13")),
+        Field("animals", {"type": "array", "minItems": 1, "maxItems": 40,
+                          "items": {"type": "object", "required": ["species", "at"], "additionalProperties": False,
+                                    "properties": {"species": {"type": "string"}, "at": _BF_TILE}}},
+              "the animals at the start and their tiles (q,r)", ("BF-R11",)),
+        Field("keeper_start", _BF_TILE, "the tile every keeper starts on (q,r)", ("BF-R11",)),
+    ),
+}
+
+
+class ProfileError(Exception):
+    """A profile file the kit cannot use: names the file, the line where known, and the reason (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A game's profile: its name and the chosen values it sets (field -> value)."""
+
+    game: str
+    name: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    file: str = ""
+
+    def changed(self) -> list[dict[str, Any]]:
+        """The fields whose value differs from the default: ``{field, default, value}``, in field order."""
+        defaults = default_values(self.game)
+        return [{"field": f.path, "default": defaults[f.path], "value": self.values[f.path]}
+                for f in FIELDS[self.game] if f.path in self.values and self.values[f.path] != defaults[f.path]]
+
+    def data(self) -> dict[str, Any]:
+        """The game's data file with this profile's values set."""
+        data = copy.deepcopy(dict(load_data(self.game)))
+        for path, value in self.values.items():
+            _set(data, path, copy.deepcopy(value))
+        return data
+
+    def engine(self) -> Game[Any, Any]:
+        """The reference engine under this profile. Raises ProfileError when the values do not make a game
+        (a map whose rows do not match its size, an animal of a species the profile does not have)."""
+        try:
+            engine = type(GAMES[self.game])(self.data())
+            engine.new_state()  # the start of a default game: a profile no game can start from is refused
+        except (BadSetup, KeyError, ValueError, TypeError, IndexError) as exc:
+            reason = exc.message if isinstance(exc, BadSetup) else f"{type(exc).__name__}: {exc}"
+            raise ProfileError(f"{self.file or self.name}: the values do not make a {self.game} game: "
+                               f"{reason}") from None
+        return engine
+
+    def summary(self) -> dict[str, Any]:
+        """What a report says of it."""
+        return {"game": self.game, "name": self.name, "file": self.file, "changed": self.changed()}
+
+
+def _get(data: Mapping[str, Any], path: str) -> Any:
+    node: Any = data
+    for part in path.split("."):
+        node = node[part]
+    return node
+
+
+def _set(data: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    node = data
+    for part in parents:
+        node = node[part]
+    node[last] = value
+
+
+def default_values(game: str) -> dict[str, Any]:
+    """Every field of ``game``'s profile with its default (the value in the game's data file)."""
+    data = load_data(game)
+    return {f.path: _get(data, f.path) for f in FIELDS[game]}
+
+
+def schema(game: str) -> dict[str, Any]:
+    """The JSON Schema of ``game``'s profile file."""
+    defaults = default_values(game)
+    fields = {f.path: {**f.schema, "default": defaults[f.path],
+                       "description": f"{f.meaning} (chosen; rules {', '.join(f.rules)})"}
+              for f in FIELDS[game]}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://conformance-kit.invalid/schemas/profiles/{game}.schema.json",
+        "title": f"A {game} ruleset profile (refimpl verify --profile FILE)",
+        "description": ("The chosen values of the spec that a builder sets otherwise. Written by refimpl profile "
+                        f"{game}; refimpl/profiles.py."),
+        "type": "object",
+        "required": ["game", "name"],
+        "additionalProperties": False,
+        "properties": {
+            "game": {"const": game},
+            "name": {"type": "string", "pattern": NAME, "description": "The profile's name, shown in reports."},
+            "ruleset": {"enum": list(GAMES[game].info.rulesets),
+                        "description": "The ruleset it was written for (the values apply to the game)."},
+            "set": {"type": "object", "additionalProperties": False, "properties": fields,
+                    "description": "Chosen values by field name; a field left out keeps its default."},
+        },
+    }
+
+
+def _validator(game: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(game))
+
+
+def published(game: str) -> str:
+    """The published schema file's text (refimpl/schemas/profiles/<game>.schema.json)."""
+    return json.dumps(schema(game), indent=2, ensure_ascii=False) + "\n"
+
+
+def load_profile(path: str | Path) -> Profile:
+    """Read and check a profile file. Raises ProfileError naming the file and line."""
+    name = str(path)
+    try:
+        text, data = yamlsafe.load_file(path)
+    except yamlsafe.YamlError as exc:
+        raise ProfileError(str(exc)) from None
+    if not isinstance(data, dict) or data.get("game") not in GAMES:
+        where = _line(text, ("game",))
+        known = ", ".join(sorted(GAMES))
+        raise ProfileError(f"{name}{f':{where}' if where else ''}: a profile names its game (game: one of {known})")
+    game = data["game"]
+    errors = sorted(_validator(game).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        where = _line(text, tuple(error.absolute_path))
+        shown = yamlsafe.dotted(error.absolute_path)
+        raise ProfileError(f"{name}{f':{where}' if where else ''}: {shown}: {error.message}")
+    values = dict(data.get("set") or {})
+    profile = Profile(game, data["name"], values, f"{name}:{_line(text, ('set',)) or 1}")
+    profile.engine()  # raises when the values do not make a game (named at its ``set:`` line)
+    return replace(profile, file=name)
+
+
+def _line(text: str, path: tuple[Any, ...]) -> int | None:
+    try:
+        node = yamlsafe.compose(text)
+    except Exception:  # noqa: BLE001 - a line is a courtesy; the message stands without it
+        return None
+    if node is None:
+        return None
+    lines = yamlsafe.line_map(node)
+    while path not in lines and path:
+        path = path[:-1]
+    return lines.get(path)
+
+
+def default_yaml(game: str, ruleset: str | None = None) -> str:
+    """The default profile of ``game`` as a YAML file to edit: every field with its default, its meaning,
+    range and rules as a comment."""
+    import yaml
+
+    lines = [f"# The {game} ruleset profile: every value its spec chose. Edit what your build does otherwise,",
+             "# then: refimpl verify --impl CMD --profile THIS-FILE (or refimpl serve --profile THIS-FILE).",
+             f"game: {game}", "name: my-profile"]
+    if ruleset is not None:
+        lines.append(f"ruleset: {ruleset}")
+    fields = FIELDS[game]
+    if not fields:
+        lines += ["# Every number of this game comes from its seed: there is nothing to choose.", "set: {}"]
+        return "\n".join(lines) + "\n"
+    lines.append("set:")
+    defaults = default_values(game)
+    for f in fields:
+        allowed = _range(f.schema)
+        lines.append(f"  # {f.meaning}{f'; {allowed}' if allowed else ''} ({', '.join(f.rules)})")
+        value = yaml.safe_dump(defaults[f.path], default_flow_style=True, width=1000, sort_keys=False).strip()
+        if value.endswith("\n..."):
+            value = value[:-4].strip()
+        lines.append(f"  {f.path}: {value}")
+    return "\n".join(lines) + "\n"
+
+
+def _range(s: Mapping[str, Any]) -> str:
+    if "enum" in s:
+        return "one of " + ", ".join(map(str, s["enum"]))
+    if "minimum" in s and "maximum" in s:
+        return f"{s['minimum']} to {s['maximum']}" + (" or null" if "null" in s.get("type", []) else "")
+    return ""
+
+
+@contextmanager
+def using(profiles: Mapping[str, Profile] | None) -> Iterator[None]:
+    """Within the block, every game that has a profile here is played by the reference under it (the
+    registry's engines are swapped, and put back after)."""
+    if not profiles:
+        yield
+        return
+    before = {game: GAMES[game] for game in profiles}
+    try:
+        for game, profile in profiles.items():
+            GAMES[game] = profile.engine()
+        yield
+    finally:
+        GAMES.update(before)
+
+
+def by_game(profiles: list[Profile]) -> dict[str, Profile]:
+    """Profiles keyed by game. Raises ProfileError for two profiles of one game."""
+    out: dict[str, Profile] = {}
+    for p in profiles:
+        if p.game in out:
+            raise ProfileError(f"{p.file}: a second profile for {p.game} (the first: {out[p.game].file})")
+        out[p.game] = p
+    return out
+
+
+def write_schemas(folder: Path | None = None) -> list[Path]:
+    """Write every game's published profile schema; the paths."""
+    target = folder or Path(str(resources.files(__package__).joinpath("schemas", "profiles")))
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for game in sorted(GAMES):
+        path = target / f"{game}.schema.json"
+        path.write_text(published(game), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(*write_schemas(), sep="\n")
