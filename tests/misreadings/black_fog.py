@@ -188,6 +188,25 @@ class LastAnimalFirst(_Base):
         return state.animals[n - 1 - state.mover] if state.mover < n else None
 
 
+class FeedPullsOneTile(_Base):
+    """BF-R16 the other way (A-4's "one tile"): a step toward feed is the animal's last move of the phase, so a
+    small animal within reach of feed moves one tile toward it, not two."""
+
+    def _walk(self, state: State, animal: Animal, target: Any) -> State:
+        after = super()._walk(state, animal, target)
+        if target is not None and after.mover == state.mover and after.steps_left:
+            return replace(after, mover=state.mover + 1, steps_left=0)
+        return after
+
+
+class FogClearsAtTheNextAppearance(_Base):
+    """BF-R17 the other way ("until the fog clears"): the fog lifts from every tile when new fog appears in an odd
+    round, so it moves inward ring by ring instead of growing."""
+
+    def _appear(self, state: State, tiles: Any) -> State:
+        return super()._appear(replace(state, fog=frozenset()), tiles)
+
+
 MISREADINGS: dict[str, Any] = {
     "BF-R1": RingsCountedFromZero,
     "BF-R2": FacesCounterClockwise,
@@ -204,4 +223,6 @@ MISREADINGS: dict[str, Any] = {
     "BF-R13": EveryAnimalOfTheSize,
     "BF-R14": NoFogWhenTooFewTiles,
     "BF-R15": LastAnimalFirst,
+    "BF-R16": FeedPullsOneTile,
+    "BF-R17": FogClearsAtTheNextAppearance,
 }
