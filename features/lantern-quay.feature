@@ -220,3 +220,15 @@ Feature: Lantern Quay
     And the game is restarted
     Then the stock is brass 1, modules 0, lenses 0
     And the game waits for the roll of round 1
+
+  @LQ-END-1 @LQ-INST-2 @kit
+  Scenario Outline: The exact chance of a restoration, by playing every roll of the three rounds
+    When the kit works out the chance of a restoration under <ruleset> with the dice placed <how>
+    Then the game ends restored <restored> times in <rolls>
+
+    Examples:
+      | ruleset | how          | restored | rolls   |
+      | v1      | the best way | 2236     | 19683   |
+      | v1      | at random    | 74       | 6561    |
+      | v0      | the best way | 2236     | 19683   |
+      | v0      | at random    | 2851     | 4251528 |

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from ..registry import expect, regex, then, when
 from .play import Play, ints, slug
@@ -53,3 +54,17 @@ def no_dice_left(play: Play) -> None:
     view = play.current()
     expect("dice", view["dice"], [])
     expect("placed", view["placed"], {slot: None for slot in view["placed"]})
+
+
+@when(regex(r"^the kit works out the chance of a restoration under (?P<ruleset>v\d+) with the dice placed "
+            r"(?P<how>the best way|at random)$"), target_fixture="restoration")
+def lq_restoration(ruleset: str, how: str) -> Fraction:
+    from ...tables import restoration_chance
+
+    return restoration_chance(ruleset, "best" if how == "the best way" else "random")
+
+
+@then(regex(r"^the game ends restored (?P<n>\d+) times in (?P<d>\d+)$"))
+def lq_restoration_is(restoration: Fraction, n: str, d: str) -> None:
+    expect("result", f"{restoration.numerator}/{restoration.denominator}", f"{int(n)}/{int(d)}",
+           "the exact chance of a restoration, in lowest terms")
