@@ -218,7 +218,7 @@ Feature: Conquest King (征服王)
     And sparkia-1 stands at 5,3 facing e
     And sparkia-2 stands at 6,2 facing e
 
-  @CK-ATK-2 @CK-ATK-3 @CK-ATK-5 @CK-ATK-6 @CK-TERRAIN-1
+  @CK-ATK-2 @CK-ATK-3 @CK-ATK-5 @CK-ATK-6 @CK-TERRAIN-1 @CK-R15
   Scenario: Figure 2: front and rear light infantry against heavy infantry in a river, (6+2)+1 vs (5-1)+6
     Given a Conquest King battle on plain ground with river at 6,3 where it is sparkia's phase:
       | side    | kind           | at  | facing |

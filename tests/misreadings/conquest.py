@@ -138,6 +138,18 @@ class DiagonalsAreAdjacent(_Base):
         return near(ambush, after) and not near(ambush, before)
 
 
+class StrikerTakesTheBonus(_Base):
+    """CK-R15 the other way: figure 2's +2 is the striking unit's, so the direction bonus is the striker's alone
+    and a supporter brings only its attack and terrain (the figure's rear unit would then have struck)."""
+
+    def bases(self, state: State, fight: Any) -> tuple[int, int]:
+        attack, defence = super().bases(state, fight)
+        attackers, target = self.participants(state, fight)
+        for u in attackers[1:]:
+            attack -= self.p.directions[self._side_of(target, u.at)]
+        return attack, defence
+
+
 MISREADINGS: dict[str, Any] = {
     "CK-R1": OtherCorners,
     "CK-R2": OtherPrices,
@@ -153,4 +165,5 @@ MISREADINGS: dict[str, Any] = {
     "CK-R12": FacingSouth,
     "CK-R13": RevealUnderAFriend,
     "CK-R14": DiagonalsAreAdjacent,
+    "CK-R15": StrikerTakesTheBonus,
 }
