@@ -443,13 +443,15 @@ class ProtocolDriver(CallsByBatch):
     def supports(self, game: str, ruleset: str | None) -> bool:
         return default_ruleset(game, ruleset) in self.games.get(game, [])
 
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op], as_written: bool = False) -> Iterator[Outcome]:
         """Send every request first (when pipelining), then yield the outcomes in order.
 
         Closing the iterator early still reads the remaining answers, so the stream stays in step. To an
-        explicit-chance build, every seeded request goes in its explicit form.
+        explicit-chance build, every seeded request goes in its explicit form, unless ``as_written`` (the
+        requests that ask such a build for its own chance, refimpl/ownchance.py; a driver sent those is used
+        for nothing else).
         """
-        if self.explicit_chance is not None:
+        if self.explicit_chance is not None and not as_written:
             ops = map(self.explicit_chance.rewrite, ops)
         if not self.pipeline:
             for op in ops:

@@ -66,7 +66,7 @@ class Failure:
 class Check:
     """One trace, scenario, perft walk or determinism check run against the build."""
 
-    kind: str  # trace | scenario | perft | determinism | rule
+    kind: str  # trace | scenario | perft | determinism | chance | rule
     game: str
     name: str
     rules: tuple[str, ...]  # the rules the check is tagged with
@@ -307,7 +307,8 @@ def json_report(results: list[TraceResult]) -> str:
 # --- verify reports -------------------------------------------------------------------------------
 
 # How the matrix names the rows that count checks by kind.
-KINDS = {"trace": "traces", "scenario": "scenarios", "perft": "perft", "determinism": "twice", "rule": "rule entries"}
+KINDS = {"trace": "traces", "scenario": "scenarios", "perft": "perft", "determinism": "twice", "rule": "rule entries",
+         "chance": "own chance"}
 
 
 def _verdict(report: Report) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from . import suite, yamlsafe
 from .compare import first_difference
 from .chance import STREAM_RULES
-from .driver import BuildBroke, ReferenceDriver
+from .driver import BuildBroke, DriverError, ReferenceDriver
 from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
@@ -326,6 +326,67 @@ def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None,
             driver.close()
 
 
+def run_own_chance(command: str, games: list[str] | None, rulesets: list[str] | None, timeout: float,
+                   run: _Run) -> None:
+    """For a build with its own random source: send it chance requests without an outcome and judge each
+    answer and, over the run, the outcomes' distribution (refimpl/ownchance.py). One check per stream."""
+    from . import ownchance
+
+    driver: ProtocolDriver | None = None
+    try:
+        for game in sorted(ownchance.JUDGES):
+            if (games and game not in games) or run.stop_reason():
+                continue
+            ruleset = GAMES[game].info.default_ruleset
+            if rulesets and ruleset not in rulesets:
+                continue
+            driver = driver or ProtocolDriver(command, timeout, pipeline=False)
+            if not driver.supports(game, ruleset):
+                continue
+            try:
+                verdicts = list(ownchance.judge(driver, game, ruleset))
+            except (BuildBroke, DriverError) as exc:
+                stderr = exc.stderr_tail if isinstance(exc, BuildBroke) else ""
+                run.add(Check("chance", game, f"{game}/own chance", (), BROKE if isinstance(exc, BuildBroke)
+                              else FAILED, f"asked for its own chance outcomes: {exc}", ruleset, stderr),
+                        exc.cause if isinstance(exc, BuildBroke) else None)
+                if driver is not None:
+                    driver.process.close()
+                driver = None
+                continue
+            for v in verdicts:
+                run.add(_chance_check(v, ruleset))
+    finally:
+        if driver is not None:
+            driver.close()
+
+
+def _chance_check(v: Any, ruleset: str) -> Check:
+    """The Check of one judged stream of a build's own chance."""
+    from .ownchance import ALPHA
+
+    found = v.tally.test() if v.tally is not None else None
+    if v.impossible:
+        failure = Failure(v.name, None, None, "its own chance", v.request, message=v.impossible)
+        return Check("chance", v.game, v.name, v.rules, FAILED, f"after {v.judged} judged: {v.impossible}", ruleset,
+                     failure=failure)
+    if v.judged == 0:
+        return Check("chance", v.game, v.name, v.rules, SKIPPED, f"not run: {v.note}", ruleset)
+    words = f"{v.judged} outcomes, each one the rules allow"
+    if v.tally is not None and v.tally.cells and {k for k, _ in v.tally.cells} == {6}:
+        words += f"; faces 1-6 seen {', '.join(map(str, v.tally.counts(6)))} times"
+    if found is None:
+        return Check("chance", v.game, v.name, v.rules, PASSED, words + (
+            "; too few draws for a distribution test" if v.tally is not None else " (judged allowed only)"), ruleset)
+    statistic, df, p = found
+    words += f"; chi-square {statistic:.1f} on {df} df, p = {p:.3g} (fails below {ALPHA:g})"
+    if p < ALPHA:
+        failure = Failure(v.name, None, None, "its own chance", None,
+                          message=f"the outcomes are not distributed as the rules say: {words}")
+        return Check("chance", v.game, v.name, v.rules, FAILED, failure.message, ruleset, failure=failure)
+    return Check("chance", v.game, v.name, v.rules, PASSED, words, ruleset)
+
+
 def run_twice(command: str, traces: list[Trace], timeout: float, run: _Run) -> None:
     """Send every trace's requests twice to a fresh build and report any answer that differs."""
     answers = []
@@ -510,7 +571,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
            pipeline: bool = True, perft_depth: int = 0, twice: bool = False, fail_fast: bool = False,
            oracle: bool = True, max_time: float | None = None, progress: Progress | None = None,
-           transcripts: bool = False, profiles: list[Profile] | None = None) -> Report:
+           transcripts: bool = False, profiles: list[Profile] | None = None, own_chance: bool = True) -> Report:
     """Check the build started by ``command``.
 
     ``fail_fast`` stops at the first check that fails or breaks, ``max_time`` after that many seconds;
@@ -540,14 +601,14 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         return _verify(command, report, selected, chosen, expected, mine, timeout=timeout, scenarios=scenarios,
                        pipeline=pipeline, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
                        oracle=oracle, max_time=max_time, progress=progress, transcripts=transcripts, games=games,
-                       rulesets=rulesets)
+                       rulesets=rulesets, own_chance=own_chance)
 
 
 def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Scenario],
             expected: list[Expectation], mine: dict[str, Profile], *, timeout: float, scenarios: bool,
             pipeline: bool, perft_depth: int, twice: bool, fail_fast: bool, oracle: bool, max_time: float | None,
             progress: Progress | None, transcripts: bool, games: list[str] | None,
-            rulesets: list[str] | None) -> Report:
+            rulesets: list[str] | None, own_chance: bool = True) -> Report:
     """verify's run, with the reference already under the profiles ``mine``."""
     from .processes import Terminated, acknowledge
 
@@ -562,6 +623,11 @@ def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Sc
             run_twice(command, selected, timeout, run)
         if perft_depth > 0:
             run_perft(command, games, rulesets, perft_depth, timeout, run)
+        if own_chance and not run.stop_reason():
+            if not selected and report.broke_at_start is None:  # no trace read the build's hello
+                report.explicit_chance = _declares_explicit_chance(command, timeout)
+            if report.explicit_chance:
+                run_own_chance(command, games, rulesets, timeout, run)
         if scenarios and not run.stop_reason():
             run_scenarios(command, chosen, timeout, games, rulesets, run)
         elif scenarios:
@@ -575,9 +641,12 @@ def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Sc
     if report.explicit_chance:
         report.checks = [replace(c, rules=tuple(r for r in c.rules if r not in STREAM_RULES)) for c in report.checks]
         shown = sorted({r for c in report.checks if c.game in GAMES for r in GAMES[c.game].info.stream_rules})
-        report.warnings.append("the build draws chance from its own random source (explicit-chance): every "
-                               "chance outcome was given explicitly"
-                               + (f", and {', '.join(shown)} (only the seeded streams show them) were not run"
+        judged = sorted({c.name for c in report.checks if c.kind == "chance"})
+        report.warnings.append("the build draws chance from its own random source (explicit-chance): the traces "
+                               "gave it every chance outcome"
+                               + (f"; its own outcomes were judged as the rules allow them and, where they are "
+                                  f"counted, distributed ({', '.join(judged)})" if judged else "")
+                               + (f"; {', '.join(shown)} (only the seeded streams show them) were not run"
                                   if shown else ""))
     report.checks, warnings = apply_expectations(report.checks, expected)
     report.warnings += warnings

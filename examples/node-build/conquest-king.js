@@ -26,7 +26,7 @@ const UNITS = {
   'light-infantry': { attack: 3, movement: 3, price: 20 },
   'heavy-infantry': { attack: 5, movement: 2, price: 40 },
   'cavalry':        { attack: 4, movement: 5, price: 60 },
-  'spearmen':       { attack: 4, movement: 3, price: 40 },
+  'spearmen':       { attack: 4, movement: 3, price: 35 },
   'archers':        { attack: 2, movement: 3, price: 25 },
 };
 const BUYABLE = Object.keys(UNITS).filter((k) => UNITS[k].price !== null);

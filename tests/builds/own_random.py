@@ -5,6 +5,14 @@ the canonical streams. Against it, ``verify`` conforms only if the kit gives eve
 
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
                                                           not say so gets judged as: it fails)
+
+Builds whose own chance is wrong (refimpl/ownchance.py must fail each):
+    --die W1,...,W6        its die shows each face with these weights (2,1,1,1,1,1: one face twice as often)
+    --trees-map            a Black Fog map of its own with 30 apple trees and no water
+    --fog-anywhere         fog on any five tiles of the map
+    --crash-on-roll        it exits when asked to throw a die of its own
+    --first-pick           a CPU that draws always plays the first of its moves
+    --mountain-castle      a Conquest King map with a mountain on Gaias's castle
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +31,21 @@ from refimpl.games.ludo import cpu  # noqa: E402
 from refimpl.serve import Session  # noqa: E402
 
 CHANCE = random.SystemRandom()
+ARGS = sys.argv[1:]
+
+
+def _arg(name: str) -> str | None:
+    return ARGS[ARGS.index(name) + 1] if name in ARGS else None
+
+
+WEIGHTS = [float(w) for w in (_arg("--die") or "1,1,1,1,1,1").split(",")]
+
+
+def face() -> int:
+    """A face of its own die (fair unless --die gives weights)."""
+    if "--crash-on-roll" in ARGS:
+        sys.exit(7)
+    return CHANCE.choices(range(1, 7), weights=WEIGHTS)[0]
 
 
 class OwnRandom(Session):
@@ -42,6 +66,11 @@ class OwnRandom(Session):
             engine = GAMES["black-fog"]
             drawn = engine.explicit_setup(req.get("ruleset"), CHANCE.randrange(2**53), setup)
             req = {**req, "setup": drawn}
+            if "--trees-map" in ARGS and not setup:  # 30 apple trees and no water: not a map the rules draw
+                answer = super().start(req)
+                self.state = replace(self.state, apple=frozenset(CHANCE.sample(sorted(engine.tiles - {(0, 0)}), 30)),
+                                     water=frozenset())
+                return {**answer, "state": self._view()}
         if req.get("game") == "conquest-king" and isinstance(setup, dict) and "terrain" not in setup:
             # a map of its own at every start, as the seed's game draws one (ruling CK-R1)
             p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
@@ -49,12 +78,26 @@ class OwnRandom(Session):
             for x, y in p.castles.values():
                 rows[y][x] = "."
             req = {**req, "setup": {**setup, "terrain": ["".join(r) for r in rows]}}
+            if "--mountain-castle" in ARGS and not setup:  # its map puts a mountain on Gaias's castle
+                answer = super().start(req)
+                x, y = p.castles["gaias"]
+                terrain = list(self.state.terrain)
+                terrain[y] = terrain[y][:x] + "m" + terrain[y][x + 1:]
+                self.state = replace(self.state, terrain=tuple(terrain))
+                return {**answer, "state": self._view()}
         return super().start(req)
 
     def apply(self, req: dict[str, Any]) -> dict[str, Any]:
         action = req.get("action")
         if self.game is not None and isinstance(action, dict):
+            seeded_fog = action.get("type") == "fog" and "tiles" not in action
             req = {**req, "action": self.own_chance(action)}
+            if seeded_fog and "--fog-anywhere" in ARGS and self.game.info.name == "black-fog":
+                before = self.state.fog
+                answer = super().apply(req)
+                anywhere = frozenset(CHANCE.sample(sorted(self.game.tiles), 5))  # its fog falls on any 5 tiles
+                self.state = replace(self.state, fog=before | anywhere)
+                return {**answer, "state": self._view()}
         return super().apply(req)
 
     def own_chance(self, action: dict[str, Any]) -> dict[str, Any]:
@@ -62,10 +105,11 @@ class OwnRandom(Session):
         kind = action.get("type")
         seeded_roll = action.get("face") is None if name == "ludo" else "face" not in action  # Black Fog: no null
         if kind == "roll" and seeded_roll and name in ("ludo", "black-fog"):
-            return {**action, "face": CHANCE.randint(1, 6)}
+            return {**action, "face": face()}
         if name == "ludo" and kind == "cpu" and action.get("pick") is None and state.phase == "move" \
                 and action.get("level") in ("easy", "normal", "hard"):
-            return {**action, "pick": CHANCE.randrange(len(cpu.candidates(self.game, state, action["level"])))}
+            among = len(cpu.candidates(self.game, state, action["level"]))
+            return {**action, "pick": 0 if "--first-pick" in ARGS else CHANCE.randrange(among)}
         if name == "black-fog" and kind == "fog" and "tiles" not in action and self.game.pending(state) == "fog":
             eligible = self.game._fog_eligible(state)
             chosen = CHANCE.sample(eligible, self.game._fog_want(eligible))

@@ -232,6 +232,28 @@ class BlackFog(Game[State, dict]):
             water |= set(wet)
         return evolve(state, apple=frozenset(apple), water=frozenset(water))
 
+    def drawn_map_problem(self, state: State) -> str | None:
+        """What is wrong with ``state``'s map as one drawn at the start (a set-up may give any map; a drawn one
+        follows BF-MAP-2, BF-MAP-3, BF-MAP-4 and BF-R7), or None: 3 apple trees in every ring but the house
+        and the outer ring, one water tile per six tiles in every ring but the house, no tile both, the house
+        neither, no water on a tile where an animal or keeper starts."""
+        d = self.data
+        if state.apple & state.water or (0, 0) in state.apple | state.water:
+            return "a tile is both apple tree and water, or the house is one"
+        starts = {a.at for a in state.animals} | {k.at for k in state.keepers}
+        if state.water & starts:
+            return f"water on {', '.join(sorted(hexes.name(t) for t in state.water & starts))}, where a piece starts"
+        for n in range(1, self.rings + 1):
+            ring = set(hexes.ring(n))
+            trees, wet = len(state.apple & ring), len(state.water & ring)
+            want_trees = int(d["apple_trees_per_ring"]) if 1 < n < self.rings else 0
+            want_water = len(ring) // int(d["water_per_tiles"]) if n > 1 else 0
+            if trees != want_trees:
+                return f"ring {n} has {trees} apple trees, not {want_trees} (BF-MAP-2)"
+            if wet != want_water:
+                return f"ring {n} has {wet} water tiles, not {want_water} (BF-MAP-3)"
+        return None
+
     # --- actions -----------------------------------------------------------------------------
     FORMS = {"whistle": {"keeper"}, "tame": {"keeper", "animals"}, "move": {"keeper", "to"},
              "feed": {"keeper"}, "release": {"keeper", "animals"}, "collect": {"keeper"},
