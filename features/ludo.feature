@@ -207,26 +207,27 @@ Feature: Ludo (variant)
     And 10000 throws have been made
 
   @LD-END-2 @LD-STAT-1
-  Scenario: Statistics count finished games as wins or losses, capped games as played only
-    Given a Ludo game with seed 1 where it is human's turn:
+  Scenario: The build's statistics count finished games as wins or losses, capped and abandoned ones as played
+    Given the build's Ludo record so far
+    And a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces          |
       | human | 57, 57, 57, 55  |
     When human throws a 2
     And human moves piece 3
-    And the result is recorded
     Given a Ludo game with seed 1 where it is cpu2's turn:
       | seat  | pieces          |
       | cpu2  | 57, 57, 57, 56  |
     When cpu2 throws a 1
     And cpu2 moves piece 3
-    And the result is recorded
     Given a Ludo game with seed 1 after 9999 throws where it is human's turn:
       | seat  | pieces          |
       | human | 20, -1, -1, -1  |
     When human throws a 2
     And human moves piece 0
-    And the result is recorded
-    Then the human seat's record is 3 played, 1 won, 1 lost
+    Given a new Ludo game with seed 2
+    When human throws a 6
+    Given a new Ludo game with seed 3
+    Then the build's Ludo record has grown by 4 played, 1 won, 1 lost
 
   @LD-DICE-1 @LD-ROLL-1 @LD-CPU-5
   Scenario Outline: The same seed gives the same faces, whatever the CPUs choose

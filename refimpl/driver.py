@@ -76,6 +76,14 @@ class Driver(Protocol):
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected: ...
     def restart(self) -> dict[str, JSON]: ...
     def view(self, observer: str | None = None) -> dict[str, JSON]: ...
+    def stats(self) -> dict[str, dict[str, int]]:
+        """The records the build keeps over its session (protocol op ``stats``). Raises DriverError when the
+        build refuses it."""
+        answer = self._one(("stats",))
+        if isinstance(answer, (Refused, Rejected)):
+            raise DriverError(answer.code, f"stats refused: {answer.message}")
+        return answer  # type: ignore[return-value]
+
     def legal_actions(self, observer: str | None = None) -> list[JSON] | None: ...  # None: not listed
     def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]: ...  # outcomes in order; may pipeline
     def close(self) -> None: ...
@@ -105,6 +113,8 @@ def request(op: Op) -> dict[str, JSON]:
         return {"op": "legal"} if len(op) < 2 or op[1] is None else {"op": "legal", "observer": op[1]}
     if kind == "restart":
         return {"op": "restart"}
+    if kind == "stats":
+        return {"op": "stats"}
     if kind == "request":
         return dict(op[1])
     raise ValueError(f"unknown op {kind!r}")
@@ -122,6 +132,11 @@ def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
             if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
                 raise BadAnswer("the answer to legal has no list of actions (objects with a type)")
             return actions
+        if op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats"):
+            stats = message.get("stats")
+            if not isinstance(stats, dict) or not all(isinstance(r, dict) for r in stats.values()):
+                raise BadAnswer("the answer to stats has no object of records by game")
+            return stats
         state = message.get("state")
         if not isinstance(state, dict) or "game" not in state or "ruleset" not in state:
             raise BadAnswer(f"the answer to {request(op)['op']} has no state object")
@@ -174,6 +189,14 @@ class CallsByBatch:
 
     def view(self, observer: str | None = None) -> dict[str, JSON]:
         return expect_state(self._one(("view", observer)), "state")  # type: ignore[return-value]
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """The records the build keeps over its session (protocol op ``stats``). Raises DriverError when the
+        build refuses it."""
+        answer = self._one(("stats",))
+        if isinstance(answer, (Refused, Rejected)):
+            raise DriverError(answer.code, f"stats refused: {answer.message}")
+        return answer  # type: ignore[return-value]
 
     def legal_actions(self, observer: str | None = None) -> list[JSON] | None:
         if not self.lists_legal:

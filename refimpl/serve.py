@@ -39,6 +39,28 @@ class Session:
         # after a rejection, or a second one, costs no rendering. Off for callers that keep the views they get.
         self.reuse_views = reuse_views
         self._shown: tuple[Any, Any, dict[str, Any]] | None = None  # (state, observer, its view)
+        # The records of the games that keep statistics (Ludo, LD-STAT-1), over this session's games; a game
+        # is counted once: when it ends, or when a start or restart leaves it unfinished.
+        self.records: dict[str, dict[str, int]] = {
+            n: {k: 0 for k in e.info.statistics} for n, e in self.engines.items() if e.info.statistics}
+        self._counting = False  # the game in progress keeps statistics and is not counted yet
+
+    def _count(self, result: str | None) -> None:
+        if self._counting and self.game is not None:
+            name = self.game.info.name
+            self.records[name] = self.game.record(self.records[name], result)
+            self._counting = False
+
+    def _begun(self) -> None:
+        """A game has begun (start or restart): it will be counted, at once if it is already over."""
+        self._counting = bool(self.game is not None and self.game.info.statistics)
+        self._ended()
+
+    def _ended(self) -> None:
+        if self._counting and self.game is not None:
+            result = self.game.outcome(self.state)
+            if result is not None:
+                self._count(result)
 
     def _view(self, observer: Any = None) -> dict[str, Any]:
         """The current state's view for ``observer``. Raises RuleViolation for an observer the game refuses."""
@@ -58,7 +80,7 @@ class Session:
     def hello(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "build": {"name": self.name, "version": _version()},
                 "games": {n: list(e.info.rulesets) for n, e in self.engines.items()},
-                "capabilities": ["legal"]}
+                "capabilities": ["legal", "stats"]}
 
     def start(self, req: dict[str, Any]) -> dict[str, Any]:
         """Start a game. The order of refusals is the protocol's: the form of each field (bad-request),
@@ -78,10 +100,12 @@ class Session:
             raise RequestError("unsupported", f"no ruleset {ruleset!r} for {name}")
         started = (ruleset, seed, setup)
         try:
-            self.state = engine.new_state(*started)
+            state = engine.new_state(*started)
         except RuleViolation as exc:
             raise RequestError("bad-request", exc.message) from None
-        self.game, self.started = engine, started
+        self._count(None)  # the game in progress, if unfinished, is left
+        self.state, self.game, self.started = state, engine, started
+        self._begun()
         return {"state": self._view()}
 
     def apply(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -90,6 +114,7 @@ class Session:
             self.state = engine.apply(self.state, engine.parse_action(_field(req, "action")))
         except RuleViolation as exc:
             return {"ok": False, "rejected": {"code": exc.code, "message": _clip(exc.message)}}
+        self._ended()
         return {"state": self._view()}
 
     def view(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -108,15 +133,21 @@ class Session:
 
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
         engine = self.current()
+        self._count(None)
         self.state = engine.new_state(*self.started)  # same ruleset, seed and set-up as start
+        self._begun()
         return {"state": self._view()}
+
+    def stats(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The records of the games that keep statistics, over this session (capability ``stats``)."""
+        return {"stats": {name: dict(record) for name, record in self.records.items()}}
 
     def quit(self, req: dict[str, Any]) -> dict[str, Any]:
         self.quitting = True
         return {}
 
     OPS: dict[str, Handler] = {"hello": hello, "start": start, "apply": apply, "state": view,
-                               "legal": legal, "restart": restart, "quit": quit}
+                               "legal": legal, "restart": restart, "quit": quit, "stats": stats}
 
     def answer(self, line: str) -> dict[str, Any]:
         """The response to one request line (never raises)."""

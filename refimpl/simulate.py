@@ -35,13 +35,8 @@ class SimulateError(Exception):
 
 
 def tally(record: dict[str, int], result: str | None) -> None:
-    """Add one game to the human seat's record (rule LD-STAT-1): a finished game is a win or a loss;
-    a capped (or abandoned, ``None``) game counts as played only."""
-    record["played"] += 1
-    if result == HUMAN:
-        record["won"] += 1
-    elif result is not None and result != "capped":
-        record["lost"] += 1
+    """Add one game to the human seat's record (rule LD-STAT-1, as the engine keeps it)."""
+    record.update(GAMES["ludo"].record(record, result))
 
 
 def game_seeds(seed: int, games: int) -> list[int]:

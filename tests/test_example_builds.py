@@ -33,7 +33,7 @@ def test_the_node_build_declares_every_game_and_ruleset() -> None:
                           input='{"id":0,"op":"hello","protocol":1}\n', timeout=30)
     hello = json.loads(proc.stdout)
     assert hello["games"] == {name: list(g.info.rulesets) for name, g in GAMES.items()}
-    assert hello["capabilities"] == ["legal"]
+    assert hello["capabilities"] == ["legal", "stats"]
 
 
 def test_the_node_build_conforms_on_every_game_with_perft_and_twice(tmp_path: Path) -> None:

@@ -377,4 +377,15 @@ function view(state) {
   };
 }
 
-module.exports = { NAME, RULESETS, DEFAULT_RULESET, OWN_RANDOM, start, apply, legal, view };
+// LD-STAT-1: the human seat's record over a session's games. A finished game is a win or a loss; a capped
+// game, or one left unfinished (result null), counts as played only.
+const STATISTICS = ['played', 'won', 'lost'];
+function record(rec, result) {
+  const out = { ...rec, played: rec.played + 1 };
+  if (result === 'human') out.won = rec.won + 1;
+  else if (result !== null && result !== 'capped') out.lost = rec.lost + 1;
+  return out;
+}
+const result = (state) => state.result;
+
+module.exports = { NAME, RULESETS, DEFAULT_RULESET, OWN_RANDOM, STATISTICS, start, apply, legal, view, record, result };

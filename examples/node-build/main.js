@@ -19,12 +19,32 @@ for (const path of MODULES) {
 // A game module with OWN_RANDOM draws chance from Math.random, not the spec's canonical streams (run with
 // NODE_BUILD_OWN_RANDOM=1): the build then asks the kit for every chance outcome (protocol "Chance").
 const CAPABILITIES = Object.values(GAMES).some((game) => game.OWN_RANDOM)
-  ? ['legal', 'explicit-chance']
-  : ['legal'];
+  ? ['legal', 'stats', 'explicit-chance']
+  : ['legal', 'stats'];
 
 // The one current game: its module, what start was given (for restart), and its state.
 let current = null;
 let quitting = false;
+
+// Statistics (protocol `stats`): the record of each game whose module keeps one, over this session. A game
+// counts once: when it ends, or when a start or restart leaves it unfinished.
+const records = {};
+for (const [name, game] of Object.entries(GAMES)) {
+  if (game.record) records[name] = Object.fromEntries(game.STATISTICS.map((k) => [k, 0]));
+}
+let counting = false;
+function count(result) {
+  if (!counting || !current) return;
+  records[current.game.NAME] = current.game.record(records[current.game.NAME], result);
+  counting = false;
+}
+function ended() {
+  if (counting && current.game.result(current.state) !== null) count(current.game.result(current.state));
+}
+function began() {
+  counting = Boolean(current && current.game.record);
+  ended();
+}
 
 function send(response, then) {
   process.stdout.write(JSON.stringify(response) + '\n', then);
@@ -78,7 +98,9 @@ const OPS = {
     if (!game.RULESETS.includes(ruleset)) return error('unsupported', `no ruleset ${JSON.stringify(ruleset)} for ${name}`);
     const begun = begin(game, ruleset, seed, setup);
     if (!begun.ok) return error('bad-request', begun.message);
+    count(null); // the game in progress, if unfinished, is left
     current = { game, ruleset, seed, setup, state: begun.state };
+    began();
     return stateOf(current);
   },
 
@@ -88,6 +110,7 @@ const OPS = {
     const outcome = current.game.apply(current.state, req.action);
     if (!outcome.ok) return { ok: false, rejected: { code: outcome.code, message: outcome.message } };
     current.state = outcome.state;
+    ended();
     return stateOf(current);
   },
 
@@ -107,8 +130,14 @@ const OPS = {
 
   restart() {
     if (!current) return error('no-game', 'no game started');
+    count(null);
     current.state = begin(current.game, current.ruleset, current.seed, current.setup).state;
+    began();
     return stateOf(current);
+  },
+
+  stats() {
+    return { ok: true, stats: JSON.parse(JSON.stringify(records)) };
   },
 
   quit() {

@@ -61,6 +61,8 @@ class GameInfo:
     # (capability explicit-chance) the first are judged by the reference alone, the second are not run.
     stream_fields: tuple[str, ...] = ()
     stream_rules: tuple[str, ...] = ()
+    # The record the game keeps over the games of a session (the protocol's ``stats``), or () for none.
+    statistics: tuple[str, ...] = ()
 
     def rules_of(self, path: str) -> tuple[str, ...]:
         """The rules that decide the field at ``path`` (``pieces.human[2]``, ``view[gaias].units``, ``legal``,
@@ -148,6 +150,11 @@ class Game(Generic[S, A]):
         """``setup`` with what the game would draw from the seed at the start (a map) given explicitly;
         unchanged when nothing is drawn or the set-up is refused (the refusal is the build's to give)."""
         return setup
+
+    def record(self, record: Mapping[str, int], result: str | None) -> dict[str, int]:
+        """``record`` (counts named by ``info.statistics``) with one more game: ``result`` is its outcome, or
+        None for a game left before it ended. Games without statistics keep none."""
+        return dict(record)
 
     def setup_of(self, state: S) -> dict[str, JSON] | None:
         """A ``setup`` for ``start`` that builds the position of ``state`` (as near as the game's set-ups can

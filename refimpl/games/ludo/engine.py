@@ -47,6 +47,7 @@ INFO = GameInfo(
     },
     stream_fields=("decisions",),
     stream_rules=("LD-DICE-1", "LD-CPU-5", "LD-R5"),
+    statistics=("played", "won", "lost"),
 )
 LEVELS = ("easy", "normal", "hard")
 
@@ -359,6 +360,17 @@ class Ludo(Game[State, Action]):
 
     def outcome(self, state: State) -> str | None:
         return state.result
+
+    def record(self, record: Mapping[str, int], result: str | None) -> dict[str, int]:
+        """The human seat's record with one more game (LD-STAT-1): a finished game is a win or a loss; a capped
+        game, and one left before it ended (``None``), count as played only."""
+        out = {k: int(record.get(k, 0)) for k in INFO.statistics}
+        out["played"] += 1
+        if result == self.board.seats[0]:
+            out["won"] += 1
+        elif result is not None and result != "capped":
+            out["lost"] += 1
+        return out
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:

@@ -78,22 +78,28 @@ def faces() -> list[int]:
     return []
 
 
-@fixture
-def ludo_record() -> dict[str, int]:
-    """The human seat's record over the games a scenario records."""
-    return {"played": 0, "won": 0, "lost": 0}
+def _ludo_stats(play: Play) -> dict[str, int]:
+    """The build's Ludo record (protocol ``stats``); not run for a build without the capability."""
+    if "stats" not in getattr(play.driver, "capabilities", {"stats"}):
+        skip("the build does not keep statistics (capability stats)")
+    record = play.driver.stats().get("ludo")  # type: ignore[attr-defined]
+    if not isinstance(record, dict):
+        raise AssertionError(f"stats holds no Ludo record: {record!r}")
+    return record
 
 
-@when("the result is recorded")
-def record_result(play: Play, ludo_record: dict[str, int]) -> None:
-    from ...simulate import tally
-
-    tally(ludo_record, play.current()["result"])
+@given("the build's Ludo record so far", target_fixture="ludo_record")
+def ludo_record_so_far(play: Play) -> dict[str, int]:
+    return _ludo_stats(play)
 
 
-@then(regex(r"^the human seat's record is (?P<played>\d+) played, (?P<won>\d+) won, (?P<lost>\d+) lost$"))
-def human_record(ludo_record: dict[str, int], played: str, won: str, lost: str) -> None:
-    expect("record", ludo_record, {"played": int(played), "won": int(won), "lost": int(lost)})
+@then(regex(r"^the build's Ludo record has grown by (?P<played>\d+) played, (?P<won>\d+) won, "
+            r"(?P<lost>\d+) lost$"))
+def record_grown(play: Play, ludo_record: dict[str, int], played: str, won: str, lost: str) -> None:
+    now = _ludo_stats(play)
+    grown = {k: now.get(k, 0) - ludo_record.get(k, 0) for k in ("played", "won", "lost")}
+    expect("stats.ludo", grown, {"played": int(played), "won": int(won), "lost": int(lost)},
+           "what the scenario's games added to the record")
 
 
 @then(regex(r"^the seats are (?P<seats>.+)$"))
