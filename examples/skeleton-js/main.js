@@ -123,8 +123,8 @@ class Session {
   }
 
   async apply(request) {
+    this.needGame(); // before the form of the request: apply without action and no game is no-game
     if (!has(request, 'action')) throw new Refused('bad-request', 'apply needs an action');
-    this.needGame();
     const result = await game.apply(this.current, request.action);
     if (result instanceof game.Rejection) return result; // the state stays exactly as it was
     this.current = result;

@@ -123,9 +123,9 @@ class Session:
         return {"state": game.view(state, None)}
 
     def op_apply(self, request: dict[str, Any]) -> dict[str, Any] | game.Rejection:
+        self._need_game()  # before the form of the request: apply without action and no game is no-game
         if "action" not in request:
             raise Refused("bad-request", "apply needs an action")
-        self._need_game()
         result = game.apply(self.state, request["action"])
         if isinstance(result, game.Rejection):
             return result  # the state stays exactly as it was
