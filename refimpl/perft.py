@@ -9,6 +9,7 @@ build's legal-action lists and results by ``refimpl verify --perft`` through the
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -51,6 +52,12 @@ def _leaf(result: str | None, left: int) -> Counts:
 def _zero(left: int) -> Counts:
     """No sequences at all: what an action one side does not list leads to."""
     return Counts((0,) * (left + 1), ((),) * (left + 1))
+
+
+def _times(counts: Counts, n: int) -> Counts:
+    """``counts`` of an action the build lists ``n`` times: each sequence through it counted ``n`` times."""
+    return Counts(tuple(c * n for c in counts.nodes),
+                  tuple(tuple((r, c * n) for r, c in per_depth) for per_depth in counts.results))
 
 
 def _merge(children: list[Counts], left: int) -> Counts:
@@ -173,6 +180,15 @@ def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergen
         ours = {key(engine.action_json(a)): engine.apply(state, a) for a in engine.legal_actions(state)}
         _, listed = build_position(path)
         theirs = {key(a): a for a in listed}
+        if len(theirs) != len(listed):  # an action listed twice: the lists differ here, whatever follows
+            times = Counter(key(a) for a in listed)
+            rows = []
+            for k in sorted(set(ours) | set(theirs)):
+                expected = ref_counts(ours[k], left - 1) if k in ours else _zero(left - 1)
+                actual = build_counts(path + (theirs[k],), left - 1) if k in theirs else _zero(left - 1)
+                rows.append((k, expected, _times(actual, times.get(k, 1))))
+            return Divergence(path, left, _merge([e for _, e, _a in rows], left),
+                              _merge([a for _, _e, a in rows], left), tuple(rows))
         rows = []
         for k in sorted(set(ours) | set(theirs)):
             expected = ref_counts(ours[k], left - 1) if k in ours else _zero(left - 1)

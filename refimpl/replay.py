@@ -12,7 +12,7 @@ every position it passes, not only the fields its author wrote down.
 from __future__ import annotations
 
 import json
-from collections import deque
+from collections import Counter, deque
 from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator
@@ -188,16 +188,18 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
 # --- judging ---------------------------------------------------------------------------------------
 
 def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") -> Difference | None:
-    """Legal actions compared as sets; the difference names what is missing and what is extra."""
+    """Legal actions compared as multisets: in any order, but an action listed twice is one too many. The
+    difference names what is missing and what is extra (a duplicate is extra)."""
     if not isinstance(listed, list):
         return Difference(path, "a list of actions", _show_outcome(listed))
     if len(listed) == len(expected) and jsonio.dumps(listed) == jsonio.dumps(expected):
         return None  # the same list in the same order (most builds): no need to compare action by action
     key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
-    ours, theirs = {key(a) for a in expected}, {key(a) for a in listed}
+    ours, theirs = Counter(key(a) for a in expected), Counter(key(a) for a in listed)
     if ours == theirs:
         return None
-    return Difference(path, {"missing": sorted(ours - theirs)}, {"extra": sorted(theirs - ours)})
+    return Difference(path, {"missing": sorted((ours - theirs).elements())},
+                      {"extra": sorted((theirs - ours).elements())})
 
 
 def _show_outcome(outcome: Any) -> Any:

@@ -15,7 +15,7 @@ from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-
 from .driver import BuildBroke
 from .exitcodes import Exit
 from .games import GAMES
-from .games.base import owner
+from .games.base import owners
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
 from .trace import Trace
 from .rules import code_rules, spec_rules
@@ -33,9 +33,14 @@ class FieldDiff:
     path: str  # scores.red, pieces.human[2], view[gaias].units, legal, rejected
     expected: Any
     actual: Any
-    rule: str | None  # the rule the failure is credited to (None: no rule owns this field)
+    rule: str | None  # the rule the failure is credited to first (None: no rule owns this field)
     see_also: tuple[str, ...] = ()  # the other rules that decide this field
     by_reference: bool = False  # the expected value is the reference's answer, not the trace's own words
+    owners: tuple[str, ...] = ()  # every rule the failure is credited to (games.base.owners); () = (rule,)
+
+    @property
+    def credited(self) -> tuple[str, ...]:
+        return self.owners or ((self.rule,) if self.rule else ())
 
 
 @dataclass(frozen=True)
@@ -83,9 +88,9 @@ class Check:
         """The rules the matrix counts this check under: a failure with differing fields counts under the
         rules owning those fields (not every rule the trace is tagged with); anything else under its tags."""
         if self.status in (FAILED, XFAIL) and self.failure is not None:
-            owners = tuple(dict.fromkeys(f.rule for f in self.failure.fields if f.rule))
-            if owners:
-                return owners
+            credited = tuple(dict.fromkeys(r for f in self.failure.fields for r in f.credited))
+            if credited:
+                return credited
         return self.rules
 
 
@@ -161,8 +166,10 @@ def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
         if top in ("rejected", "error", "start"):
             named = _code_owners(game).get(_code_of(diff.expected) or _code_of(diff.actual) or "", ())
             rules = tuple(dict.fromkeys((*named, *rules)))
-        rule, also = owner(rules, *tagged)
-        out.append(FieldDiff(diff.path, diff.expected, diff.actual, rule, also, by_reference))
+        credited = owners(rules, *tagged)
+        rule = credited[0] if credited else None
+        out.append(FieldDiff(diff.path, diff.expected, diff.actual, rule, tuple(r for r in rules if r != rule),
+                             by_reference, credited))
     return tuple(out)
 
 
@@ -471,7 +478,7 @@ def failure_json(failure: Failure | None) -> dict[str, Any] | None:
         "request": failure.request, "asked": failure.asked, "message": failure.message,
         "fields": [{"path": f.path, "expected": _value_json(f.expected), "actual": _value_json(f.actual),
                     "expected_missing": f.expected is MISSING, "actual_missing": f.actual is MISSING,
-                    "rule": f.rule, "see_also": list(f.see_also),
+                    "rule": f.rule, "owners": list(f.credited), "see_also": list(f.see_also),
                     "source": "reference" if f.by_reference else "trace"} for f in failure.fields],
         "ledger": [dict(row) for row in failure.ledger],
         "views": {"observer": failure.observer, "before": failure.before,

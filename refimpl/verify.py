@@ -20,6 +20,7 @@ from .compare import first_difference
 from .chance import STREAM_RULES
 from .driver import BuildBroke, DriverError, ReferenceDriver
 from .games import GAMES
+from .games.base import owners
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
 from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
@@ -128,12 +129,17 @@ def apply_expectations(checks: list[Check], expected: list[Expectation]) -> tupl
     by_rule = {e.pattern: e for e in expected if e.kind == "rule"}
     for check in checks:
         hit = next((e for e in expected if e.kind != "rule" and e.matches(check)), None)
-        owned = check.failure is not None and bool(check.failure.fields)
-        # rule entries cover a failure only when they cover every rule owning a differing field; a failure
-        # with no fields to tell (a scenario's assertion) is covered by an entry for any rule it is tagged with
-        owners = [r for r in check.credited if r in by_rule] if not owned else list(check.credited)
-        if hit is None and check.status == FAILED and owners and all(r in by_rule for r in owners):
-            entries = [by_rule[r] for r in owners]
+        fields = [f for f in check.failure.fields if f.credited] if check.failure is not None else []
+        # rule entries cover a failure only when each differing field has an entry for one of the rules it is
+        # credited to (the kit cannot tell which of them the build broke); a failure with no fields to tell (a
+        # scenario's assertion) is covered by an entry for any rule it is tagged with
+        if fields:
+            covering = [[r for r in f.credited if r in by_rule] for f in fields]
+            owners = [r for found in covering for r in found] if all(covering) else []
+        else:
+            owners = [r for r in check.credited if r in by_rule]
+        if hit is None and check.status == FAILED and owners:
+            entries = [by_rule[r] for r in dict.fromkeys(owners)]
             used.update(entries)
             check = replace(check, status=XFAIL, reason="; ".join(dict.fromkeys(e.reason for e in entries)))
         elif hit is not None and check.status == FAILED:
@@ -432,8 +438,10 @@ def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict
         if isinstance(error, Mismatch):
             info = GAMES[scenario.game].info if scenario.game in GAMES else None
             deciding = [r for r in (info.rules_of(error.path) if info else ()) if r in scenario.rules]
+            credited = owners(deciding, scenario.rules)
             fields = (FieldDiff(error.path, bounded(error.expected), bounded(error.actual),
-                                deciding[0] if deciding else None, tuple(deciding[1:])),)
+                                credited[0] if credited else None, tuple(r for r in deciding if r not in credited),
+                                owners=credited),)
         failure = Failure(scenario.file, outcome.step.line, None, outcome.step.label, outcome.request,
                           fields=fields, message=outcome.message)
     broke = outcome.error if isinstance(outcome.error, BuildBroke) else None

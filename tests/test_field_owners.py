@@ -26,7 +26,7 @@ def test_a_wrong_build_is_credited_to_the_rule_it_breaks(variant: str) -> None:
     failures = [trace_failure(r.trace, r) for r in replay_all([t for t in TRACES if t.game == game], build,
                                                                oracle=ReferenceDriver()) if r.status == MISMATCH]
     assert failures, f"{variant}: no trace fails"
-    credited = {f.rule for failure in failures for f in failure.fields}
+    credited = {r for failure in failures for f in failure.fields for r in f.credited}
     assert broken in credited, f"{variant} breaks {broken}, but its failures count under {sorted(credited)}"
     for failure in failures:
         assert failure.request is not None and failure.fields and failure.ledger

@@ -156,7 +156,7 @@ def test_expected_failures_and_an_unexpected_pass(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout
     xfails = proc.stdout[proc.stdout.index("Expected failures (xfail):"):].splitlines()
     assert "  trace beacon-lines/failed-route-v1 [BL-SCORE-1]: scores tied Beacons (issue 12)" in xfails
-    assert "  trace beacon-lines/safe-route-v0 [BL-SCORE-2]: v0 scoring (issue 13)" in xfails
+    assert "  trace beacon-lines/safe-route-v0 [BL-SCORE-2, BL-CTRL-2]: v0 scoring (issue 13)" in xfails
     assert sum(line.startswith("  scenario ") for line in xfails) == 2
     stale = tmp_path / "stale.yaml"
     stale.write_text("- trace: beacon-lines/round-1\n  reason: fixed long ago\n")

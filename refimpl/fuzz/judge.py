@@ -4,6 +4,7 @@ builder acts on: the request, every differing field side by side, the rules that
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +49,16 @@ class Divergence:
         """The divergence in one line: the field path, expected and actual (legal lists by what differs)."""
         expected, actual = self.expected, self.actual
         if isinstance(expected, list) and isinstance(actual, list):
-            ours = {json.dumps(a, sort_keys=True) for a in expected}
-            theirs = {json.dumps(a, sort_keys=True) for a in actual}
-            parts = [f"{len(ours - theirs)} missing"] if ours - theirs else []
-            parts += [f"{len(theirs - ours)} extra"] if theirs - ours else []
-            if not parts:
-                parts = ["the same actions in another order or repeated"]
-            return f"{self.difference.path}: {', '.join(parts)} (the reference lists {len(ours)}, the build {len(theirs)})"
+            ours = Counter(json.dumps(a, sort_keys=True) for a in expected)
+            theirs = Counter(json.dumps(a, sort_keys=True) for a in actual)
+            missing, extra = ours - theirs, theirs - ours
+            parts = [f"{sum(missing.values())} missing"] if missing else []
+            parts += [f"{sum(extra.values())} extra"] if extra else []
+            twice = [k for k, n in theirs.items() if n > 1]
+            if twice:
+                parts.append(f"{len(twice)} listed more than once")
+            return (f"{self.difference.path}: {', '.join(parts) or 'the same actions'} (the reference lists "
+                    f"{len(expected)}, the build {len(actual)})")
         return str(self.difference)
 
 

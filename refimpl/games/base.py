@@ -7,9 +7,11 @@ other chance events are ordinary actions chosen by the caller.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
+_RULING = re.compile(r"-R\d+$")  # a ruling's ID (BL-R4), as against a rule's (BL-WIN-1)
 JSON = Any  # a JSON-compatible value: dict, list, str, int, bool or None
 # The largest integer every JSON parser reads exactly (specs/protocol.md "Numbers"): a game whose numbers
 # can grow (a clock) keeps them within it.
@@ -93,12 +95,25 @@ class GameInfo:
         return f"traces/{self.name}"
 
 
+def owners(rules: Sequence[str], *tagged: Sequence[str]) -> tuple[str, ...]:
+    """The rules among ``rules`` (those that decide a field) that a failure of it is credited to: every one
+    of them in the most particular group of ``tagged`` that holds any (a step's rules, then the check's), a
+    ruling before a rule (it decides a narrower point), else the first of ``rules``; () for none. The check
+    says which of the field's rules it exercises; among those, the kit cannot tell which one a build broke,
+    so each is credited and none shows as passed."""
+    for group in tagged:
+        found = [r for r in rules if r in group]
+        if found:
+            return tuple(sorted(found, key=lambda r: (_RULING.search(r) is None, rules.index(r))))
+    return tuple(rules[:1])
+
+
 def owner(rules: Sequence[str], *tagged: Sequence[str]) -> tuple[str | None, tuple[str, ...]]:
-    """(the owner among ``rules``, the others): see GameInfo.owner_of."""
-    if not rules:
+    """(the first owner among ``rules``, the others that decide the field): see ``owners``."""
+    chosen = owners(rules, *tagged)
+    if not chosen:
         return None, ()
-    chosen = next((r for group in tagged for r in rules if r in group), rules[0])
-    return chosen, tuple(r for r in rules if r != chosen)
+    return chosen[0], tuple(r for r in rules if r != chosen[0])
 
 
 S = TypeVar("S")

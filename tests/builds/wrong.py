@@ -18,6 +18,7 @@ VARIANTS = {
     "crossroads-to-north-pass": ("beacon-lines", beacon.CrossroadsToNorthPass, "BL-MAP-2"),
     "tied-beacon-scores": ("beacon-lines", beacon.TiedBeaconScores, "BL-SCORE-1"),
     "second-claim": ("beacon-lines", beacon.SecondClaim, "BL-TURN-4"),
+    "lists-a-claim-twice": ("beacon-lines", beacon.ListsAClaimTwice, "BL-LEGAL-1"),
     "draft-timing-as-v1": ("lantern-quay", lantern.DraftTimingAsV1, "LQ-TIME-1"),
     "forge-spends-on-failure": ("lantern-quay", lantern.ForgeSpendsOnFailure, "LQ-FORGE-3"),
     "install-lights-two": ("lantern-quay", lantern.InstallLightsTwo, "LQ-INST-2"),

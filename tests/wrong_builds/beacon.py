@@ -69,3 +69,14 @@ def tied_beacon_scores() -> ReferenceDriver:
 
 def second_claim() -> ReferenceDriver:
     return ReferenceDriver({"beacon-lines": SecondClaim()}, name="wrong: second claim per round")
+
+
+class ListsAClaimTwice(BeaconLines):
+    """Breaks BL-LEGAL-1: the legal list names its first claim twice (a set would hide it)."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("beacon-lines"))
+
+    def legal_actions(self, state: State, observer: str | None = None) -> list[Any]:
+        found = super().legal_actions(state, observer)
+        return found[:1] + found if found else found
