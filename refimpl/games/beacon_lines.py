@@ -30,14 +30,16 @@ INFO = GameInfo(
     field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
         "game": ("BL-VIEW-1",),
         "ruleset": ("BL-VIEW-1", "BL-SCORE-2"),
-        "round": ("BL-R2", "BL-WIN-2", "BL-WIN-1", "BL-RESTART-1"),
-        "markers": ("BL-TURN-5", "BL-CTRL-1", "BL-MAP-4", "BL-RESTART-1"),
-        "control": ("BL-CTRL-2", "BL-CTRL-3", "BL-MAP-4", "BL-RESTART-1"),
+        "round": ("BL-R2", "BL-WIN-2", "BL-WIN-1", "BL-RESTART-1", "BL-R7"),
+        "markers": ("BL-TURN-5", "BL-CTRL-1", "BL-MAP-4", "BL-RESTART-1", "BL-R5"),
+        "control": ("BL-CTRL-2", "BL-CTRL-3", "BL-MAP-4", "BL-RESTART-1", "BL-MAP-1"),
         "scores": ("BL-SCORE-1", "BL-SCORE-2", "BL-CTRL-2", "BL-RESTART-1"),
-        "result": ("BL-WIN-1", "BL-WIN-2", "BL-R4", "BL-WIN-3"),
-        "rejected": ("BL-FORM-1", "BL-FORM-2", "BL-TURN-2", "BL-TURN-4"),
+        "result": ("BL-WIN-1", "BL-WIN-2", "BL-R4", "BL-WIN-3", "BL-R7"),
+        "rejected": ("BL-FORM-1", "BL-FORM-2", "BL-TURN-2", "BL-TURN-4", "BL-TURN-1", "BL-TURN-3", "BL-TURN-6",
+                     "BL-MAP-2", "BL-MAP-3", "BL-CTRL-3", "BL-R1", "BL-R6"),
         "error": ("BL-START-1",),
-        "legal": ("BL-LEGAL-1", "BL-MAP-2", "BL-TURN-2", "BL-TURN-6", "BL-TURN-3"),
+        "legal": ("BL-LEGAL-1", "BL-MAP-2", "BL-TURN-2", "BL-TURN-6", "BL-TURN-3", "BL-MAP-3", "BL-TURN-1",
+                  "BL-CTRL-3", "BL-R1"),
     },
 )
 
