@@ -260,6 +260,18 @@ Feature: Conquest King (征服王)
     When the unit at 4,3 moves to 5,3 facing e and attacks
     Then a fight waits: sparkia-1 attacks gaias-1, 3 against 3
 
+  @CK-ATK-2
+  Scenario: A unit that has already moved this turn still supports an attack
+    Given a Conquest King battle on plain ground where it is sparkia's phase:
+      | side    | kind           | at  | facing |
+      | sparkia | archers        | 4,2 | e      |
+      | sparkia | light-infantry | 4,3 | e      |
+      | gaias   | heavy-infantry | 6,3 | w      |
+    When the unit at 4,2 moves to 6,2 facing s
+    And the unit at 4,3 moves to 5,3 facing e and attacks
+    Then a fight waits: sparkia-2 attacks gaias-1, 6 against 5
+    And the attack is made by sparkia-2 and sparkia-1
+
   @CK-ATK-1
   Scenario: An attack needs a visible enemy in the faced square
     Given a Conquest King battle on plain ground where it is sparkia's phase:
@@ -278,6 +290,17 @@ Feature: Conquest King (征服王)
     When the unit at 7,4 moves to 8,4 facing e and attacks
     And the dice show 6 for the attacker and 1 for the defender
     Then the game is over: sparkia wins by king
+
+  @CK-AMB-3 @CK-WIN-1
+  Scenario: A King that stops on the enemy ambush's square is destroyed, and its side loses
+    Given a Conquest King battle on plain ground where it is gaias's phase:
+      | side    | kind           | at   | facing | ambush |
+      | sparkia | light-infantry | 12,5 | e      | yes    |
+      | gaias   | king           | 13,6 | w      |        |
+    When the unit at 13,6 moves to 12,5 facing w
+    Then gaias-king is destroyed
+    And sparkia-1 has appeared at 12,5
+    And the game is over: sparkia wins by king
 
   @CK-WIN-2
   Scenario: Holding both squares beside the enemy castle wins, with the enemy King still inside
@@ -333,6 +356,16 @@ Feature: Conquest King (征服王)
   Scenario: A real-time field resets when one registration stays alone for 2 hours
     Given a new Conquest King game on a real-time field with nobody registered
     When sparkia registers
+    And 119 minutes pass
+    Then the game is still being deployed
+    When 1 minutes pass
+    Then the game is over: reset
+
+  @CK-LOBBY-6
+  Scenario: The 2 hours of a lone registration count from that registration, not from the field's opening
+    Given a new Conquest King game on a real-time field with nobody registered
+    When 60 minutes pass
+    And sparkia registers
     And 119 minutes pass
     Then the game is still being deployed
     When 1 minutes pass
