@@ -74,7 +74,7 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
 def folder(path: str | Path) -> OwnedFolder:
     """The badge folder: the kit writes ``<game>.json``, ``all.json`` and ``kit.json`` there and replaces only
     the badges it wrote itself (refimpl/files.py)."""
-    names = {f"{g}.json" for g in GAMES} | {f"{ALL}.json", f"{KIT}.json"}
+    names = {f"{g}.json" for g in GAMES} | {f"{ALL}.json", f"{KIT}.json", "protocol.json"}
     return OwnedFolder(path, "badges", names.__contains__)
 
 

@@ -71,7 +71,7 @@ class Failure:
 class Check:
     """One trace, scenario, perft walk or determinism check run against the build."""
 
-    kind: str  # trace | scenario | perft | determinism | chance | rule
+    kind: str  # trace | scenario | perft | determinism | chance | protocol | rule
     game: str
     name: str
     rules: tuple[str, ...]  # the rules the check is tagged with
@@ -315,7 +315,7 @@ def json_report(results: list[TraceResult]) -> str:
 
 # How the matrix names the rows that count checks by kind.
 KINDS = {"trace": "traces", "scenario": "scenarios", "perft": "perft", "determinism": "twice", "rule": "rule entries",
-         "chance": "own chance"}
+         "chance": "own chance", "protocol": "protocol"}
 
 
 def _verdict(report: Report) -> str:

@@ -18,11 +18,11 @@ from typing import Any, Callable, Iterable
 from . import suite, yamlsafe
 from .compare import first_difference
 from .chance import STREAM_RULES
-from .driver import BuildBroke, DriverError, ReferenceDriver
+from .driver import BuildBroke, DriverError, ReferenceDriver, request
 from .games import GAMES
 from .games.base import owners
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, plan, replay_all
+from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all
 from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
                      trace_failure)
 from .safetext import bounded
@@ -332,6 +332,49 @@ def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None,
             driver.close()
 
 
+# Requests a fresh build gets before any start (specs/protocol.md, "Edge cases, settled"): each is no-game.
+BEFORE_START: tuple[tuple[str, Any], ...] = (
+    ("apply without action", ("request", {"op": "apply"})),
+    ("apply", ("request", {"op": "apply", "action": {"type": "end-actions"}})),
+    ("state", ("view", None)),
+    ("legal", ("legal", None)),
+    ("restart", ("restart",)),
+)
+
+
+BEFORE_START_NAME = "protocol/before any start"
+
+
+def run_before_start(command: str, timeout: float, run: _Run) -> None:
+    """Send a fresh build the requests of BEFORE_START before any game is started, and judge each answer by
+    the reference's (one check, of the pseudo-game ``protocol``; run when no --game narrows the run)."""
+    name = BEFORE_START_NAME
+    try:
+        driver = ProtocolDriver(command, timeout, pipeline=False)
+    except BuildBroke:
+        return  # reported by the checks that start the build
+    try:
+        reference = ReferenceDriver()
+        for words, op in BEFORE_START:
+            if op[0] == "legal" and not driver.lists_legal:
+                continue
+            theirs = next(iter(driver.batch([op])))
+            ours = next(iter(reference.batch([op])))
+            diff = outcome_difference(ours, theirs)
+            if diff is not None:
+                field = FieldDiff(diff.path, bounded(diff.expected), bounded(diff.actual), None)
+                failure = Failure("specs/protocol.md", None, None, f"{words} before any start", request(op),
+                                  fields=(field,), message=f"{words} before any start: {diff}")
+                run.add(Check("protocol", "protocol", name, (), FAILED, failure.message, failure=failure))
+                return
+        run.add(Check("protocol", "protocol", name, (), PASSED, "no-game for apply (with and without an action), state, "
+                      "legal and restart"))
+    except BuildBroke as exc:
+        run.add(Check("protocol", "protocol", name, (), BROKE, str(exc), None, exc.stderr_tail), exc.cause)
+    finally:
+        driver.close()
+
+
 def run_own_chance(command: str, games: list[str] | None, rulesets: list[str] | None, timeout: float,
                    run: _Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
@@ -609,14 +652,14 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         return _verify(command, report, selected, chosen, expected, mine, timeout=timeout, scenarios=scenarios,
                        pipeline=pipeline, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
                        oracle=oracle, max_time=max_time, progress=progress, transcripts=transcripts, games=games,
-                       rulesets=rulesets, own_chance=own_chance)
+                       rulesets=rulesets, own_chance=own_chance, keyword=keyword)
 
 
 def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Scenario],
             expected: list[Expectation], mine: dict[str, Profile], *, timeout: float, scenarios: bool,
             pipeline: bool, perft_depth: int, twice: bool, fail_fast: bool, oracle: bool, max_time: float | None,
             progress: Progress | None, transcripts: bool, games: list[str] | None,
-            rulesets: list[str] | None, own_chance: bool = True) -> Report:
+            rulesets: list[str] | None, own_chance: bool = True, keyword: str | None = None) -> Report:
     """verify's run, with the reference already under the profiles ``mine``."""
     from .processes import Terminated, acknowledge
 
@@ -629,6 +672,9 @@ def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Sc
         run_traces(command, selected, timeout, pipeline, run, oracle)
         if twice and not run.stop_reason():
             run_twice(command, selected, timeout, run)
+        if not run.stop_reason() and report.broke_at_start is None and not games and (
+                keyword is None or keyword.lower() in BEFORE_START_NAME):
+            run_before_start(command, timeout, run)
         if perft_depth > 0:
             run_perft(command, games, rulesets, perft_depth, timeout, run)
         if own_chance and not run.stop_reason():

@@ -33,7 +33,7 @@ def test_reference_conforms_with_a_full_matrix(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["summary"]["failed"] == doc["summary"]["broke"] == doc["summary"]["not_run"] == 0
-    assert {c["kind"] for c in doc["checks"]} == {"trace", "scenario"}
+    assert {c["kind"] for c in doc["checks"]} == {"trace", "scenario", "protocol"}
     for game in doc["matrix"]:
         unexercised = [r["rule"] for r in game["rules"] if r["passed"] == 0]
         assert not unexercised, f"{game['game']}: {unexercised}"
@@ -221,7 +221,7 @@ def test_lock_step_and_pipelined_agree() -> None:
     bundled = len(list((ROOT / "traces").rglob("*.yaml")))
     for mode in ([], ["--lock-step"]):
         proc = verify("--impl", REFERENCE, "--no-scenarios", *mode)
-        assert proc.returncode == 0 and f"Verdict: CONFORMS ({bundled} passed)" in proc.stdout
+        assert proc.returncode == 0 and f"Verdict: CONFORMS ({bundled + 1} passed)" in proc.stdout  # + protocol
 
 
 def test_features_run_under_plain_pytest_against_an_outside_build() -> None:
@@ -262,3 +262,26 @@ def test_max_time_bounds_the_scenarios_too() -> None:
     cut = [c for c in scenarios if c["status"] == "not_run"]
     assert cut and all("--max-time" in c["detail"] for c in cut)
     assert "--max-time 3 s ran out" in doc["stopped"]
+
+
+def test_requests_before_any_start_are_judged(tmp_path: Path) -> None:
+    """protocol.md: apply (even without an action), state, legal and restart before any start are no-game;
+    a build that looks at the missing action first fails the protocol check."""
+    script = tmp_path / "eager.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from refimpl.serve import Session, RequestError, serve\n"
+        "class Eager(Session):\n"
+        "    def apply(self, req):\n"
+        "        if 'action' not in req:\n"
+        "            raise RequestError('bad-request', 'apply needs action')\n"
+        "        return super().apply(req)\n"
+        "    OPS = {**Session.OPS, 'apply': apply}\n"
+        "serve(sys.stdin, sys.stdout, session_class=Eager)\n")
+    proc = verify("--impl", f"{sys.executable} {script}", "--no-scenarios", "-k", "protocol", "--format", "json")
+    doc = json.loads(proc.stdout)
+    (check,) = [c for c in doc["checks"] if c["kind"] == "protocol"]
+    assert proc.returncode == 1 and check["status"] == "failed", check
+    assert check["failure"]["fields"][0]["expected"] == "no-game"
+    assert check["failure"]["fields"][0]["actual"] == "bad-request"

@@ -105,8 +105,8 @@ const OPS = {
   },
 
   apply(req) {
+    if (!current) return error('no-game', 'no game started'); // looked at first (protocol.md, edge cases)
     if (!has(req, 'action')) return error('bad-request', 'apply needs "action"');
-    if (!current) return error('no-game', 'no game started');
     const outcome = current.game.apply(current.state, req.action);
     if (!outcome.ok) return { ok: false, rejected: { code: outcome.code, message: outcome.message } };
     current.state = outcome.state;
