@@ -12,6 +12,23 @@ Feature: Ludo (variant)
     And every piece of every seat is in its yard
     And it is human's turn to throw
 
+  @LD-SEAT-1
+  Scenario: A set-up that gives pieces to two seats is still a game of four: the other two take their turns
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 10, -1, -1, -1  |
+      | cpu2  | 20, -1, -1, -1  |
+    When human throws a 3
+    And human moves piece 0
+    Then it is cpu1's turn to throw
+    When cpu1 throws a 2
+    Then it is cpu2's turn to throw
+    When cpu2 throws a 4
+    And cpu2 moves piece 0
+    Then it is cpu3's turn to throw
+    When cpu3 throws a 1
+    Then it is human's turn to throw
+
   @LD-SEAT-2 @LD-MOVE-3
   Scenario: Turns go human, CPU 1, CPU 2, CPU 3 and round again
     Given a new Ludo game with seed 1
@@ -100,6 +117,29 @@ Feature: Ludo (variant)
     When human moves piece 1
     Then human's pieces are at 55, 23, -1, -1
 
+  @LD-MOVE-1 @LD-MOVE-2
+  Scenario: In its home column a piece moves by any face that does not carry it past home
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 51, 53, 20, -1  |
+    When human throws a 3
+    And human moves piece 0
+    Then human's pieces are at 54, 53, 20, -1
+    When the game is restarted
+    And human throws a 3
+    Then human may move exactly pieces 0, 1, 2
+    When human moves piece 1
+    Then human's pieces are at 51, 56, 20, -1
+
+  @LD-BOARD-2
+  Scenario: Home is 57 steps from the start square: a piece on step 51 goes home with a 6
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 57, 57, 57, 51  |
+    When human throws a 6
+    And human moves piece 3
+    Then the game is over and human has won
+
   @LD-MOVE-2 @LD-BOARD-2
   Scenario: Home takes the exact number: 57 steps from the start square
     Given a Ludo game with seed 1 where it is human's turn:
@@ -136,23 +176,36 @@ Feature: Ludo (variant)
     And it is cpu1's turn to throw
 
   @LD-SAFE-1
-  Scenario Outline: No capture on a safe square; colours share it
-    Given a Ludo game with seed 1 where it is human's turn:
-      | seat  | pieces            |
-      | human | <human>, -1, -1, -1 |
-      | cpu1  | <cpu1>, -1, -1, -1  |
-    When human throws a <face>
-    And human moves piece 0
-    Then human's pieces are at <after>, -1, -1, -1
-    And cpu1's pieces are at <cpu1>, -1, -1, -1
+  Scenario Outline: No capture on a safe square, whoever owns it, lands on it or stands on it; colours share it
+    # Each of the eight safe squares once or more: the piece standing there is of the square's colour, of the
+    # landing piece's colour's victim, or of neither; the landing piece lands on its own square or another's.
+    Given a Ludo game with seed 1 where it is <lander>'s turn:
+      | seat     | pieces              |
+      | <lander> | <from>, -1, -1, -1  |
+      | <other>  | <there>, -1, -1, -1 |
+    When <lander> throws a <face>
+    And <lander> moves piece 0
+    Then <lander>'s pieces are at <to>, -1, -1, -1
+    And <other>'s pieces are at <there>, -1, -1, -1
 
     Examples: square 8 is human's star, square 13 cpu1's start, square 47 cpu3's star
-      | human | cpu1 | face | after |
-      | 5     | 47   | 3    | 8     |
-      | 9     | 0    | 4    | 13    |
-      | 43    | 34   | 4    | 47    |
+      | lander | from | face | to | other | there | square                   |
+      | human  | 5    | 3    | 8  | cpu1  | 47    | 8, human's star          |
+      | human  | 9    | 4    | 13 | cpu1  | 0     | 13, cpu1's start         |
+      | human  | 43   | 4    | 47 | cpu1  | 34    | 47, cpu3's star          |
 
-  @LD-SAFE-1 @LD-ROLL-2
+    Examples: each safe square with a lander and a piece of other colours than its own, or of its own
+      | lander | from | face | to | other | there | square                   |
+      | cpu1   | 36   | 3    | 39 | cpu2  | 26    | 0, human's start         |
+      | cpu3   | 17   | 4    | 21 | human | 8     | 8, human's star          |
+      | cpu2   | 36   | 3    | 39 | cpu3  | 26    | 13, cpu1's start         |
+      | human  | 17   | 4    | 21 | cpu2  | 47    | 21, cpu1's star          |
+      | cpu3   | 35   | 4    | 39 | cpu1  | 13    | 26, cpu2's start         |
+      | cpu2   | 5    | 3    | 8  | human | 34    | 34, cpu2's star (its own) |
+      | human  | 35   | 4    | 39 | cpu1  | 26    | 39, cpu3's start         |
+      | cpu1   | 31   | 3    | 34 | cpu3  | 8     | 47, cpu3's star          |
+
+  @LD-SAFE-1 @LD-ROLL-2 @LD-CAP-1
   Scenario: Entering onto a start square where an enemy stands captures nothing
     Given a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces          |
@@ -173,7 +226,7 @@ Feature: Ludo (variant)
     Then cpu3's pieces are at 25, -1, -1, -1
     And human's pieces are at 10, 10, -1, -1
 
-  @LD-STACK-1 @LD-CAP-1
+  @LD-STACK-1
   Scenario: A stack protects nothing: an enemy landing on it sends it all back to the yard
     Given a Ludo game with seed 1 where it is cpu3's turn:
       | seat  | pieces          |
@@ -208,10 +261,12 @@ Feature: Ludo (variant)
 
   @LD-END-2 @LD-STAT-1
   Scenario: The build's statistics count finished games as wins or losses, capped and abandoned ones as played
-    Given the build's Ludo record so far
-    And a Ludo game with seed 1 where it is human's turn:
+    # The record is read once the scenario's first game has started: that start has counted whatever game an
+    # earlier check left unfinished, and the first game counts when it ends.
+    Given a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces          |
       | human | 57, 57, 57, 55  |
+    And the build's Ludo record so far
     When human throws a 2
     And human moves piece 3
     Given a Ludo game with seed 1 where it is cpu2's turn:
@@ -228,6 +283,47 @@ Feature: Ludo (variant)
     When human throws a 6
     Given a new Ludo game with seed 3
     Then the build's Ludo record has grown by 4 played, 1 won, 1 lost
+
+  @LD-STAT-1
+  Scenario: A restart abandons the game it leaves; a capped game is played, neither won nor lost
+    # The first game is left twice: by the restart, then by the start of the next game. The capped game ends
+    # with a throw that passes (nothing out); then the human seat wins a game. The record is read once the
+    # first game has started (that start counted whatever an earlier check left unfinished).
+    Given a new Ludo game with seed 4
+    And the build's Ludo record so far
+    When human throws a 6
+    And the game is restarted
+    And human throws a 5
+    Given a Ludo game with seed 1 after 9999 throws where it is human's turn:
+      | seat  | pieces          |
+      | cpu1  | 20, -1, -1, -1  |
+    When human throws a 3
+    Then the game is over with no result
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 57, 57, 57, 56  |
+    When human throws a 1
+    And human moves piece 3
+    Then the game is over and human has won
+    And the build's Ludo record has grown by 4 played, 1 won, 0 lost
+
+  @LD-CPU-5
+  Scenario Outline: The CPUs' draws leave the dice alone: the faces are the seed's, whichever level plays them
+    # Two pieces out per seat, so the CPUs draw often; the faces are still seed 2's stream.
+    Given a Ludo game with seed 2 where it is human's turn:
+      | seat  | pieces          |
+      | human | 10, 20, -1, -1  |
+      | cpu1  | 5, 15, -1, -1   |
+      | cpu2  | 3, 30, -1, -1   |
+      | cpu3  | 8, 25, -1, -1   |
+    When 12 throws come from the seed, each face played by the <level> CPU
+    Then the faces were 5, 3, 4, 1, 2, 4, 3, 6, 4, 3, 6, 2
+
+    Examples:
+      | level  |
+      | easy   |
+      | normal |
+      | hard   |
 
   @LD-DICE-1 @LD-ROLL-1 @LD-CPU-5
   Scenario Outline: The same seed gives the same faces, whatever the CPUs choose
@@ -267,12 +363,15 @@ Feature: Ludo (variant)
     When human throws a 6
     And the normal CPU moves for human
     Then human's pieces are at <after>
+    And 0 numbers have been drawn from the decision stream
 
     Examples:
-      | before          | after           | choice                          |
-      | 4, 51, -1, 2    | 4, 57, -1, 2    | finish over enter, safe, other  |
-      | 4, 30, -1, 2    | 4, 30, 0, 2     | enter over safe and other       |
-      | 4, 30, 57, 2    | 4, 30, 57, 8    | safe square over other          |
+      | before          | after           | choice                                         |
+      | 4, 51, -1, 2    | 4, 57, -1, 2    | finish over enter, safe, other                 |
+      | 4, 30, -1, 2    | 4, 30, 0, 2     | enter over safe and other                      |
+      | 4, 30, 57, 2    | 4, 30, 57, 8    | safe square over other                         |
+      | 4, 30, 57, 15   | 4, 30, 57, 21   | another colour's safe square (cpu1's star)     |
+      | 22, 30, 57, 7   | 22, 30, 57, 13  | another colour's safe square (cpu1's start)    |
 
   @LD-CPU-2
   Scenario: Between captures, more pieces sent back to the yard beats fewer
@@ -311,24 +410,37 @@ Feature: Ludo (variant)
       | normal | 3    | 17, 30, -1, -1 | 1     |
 
   @LD-CPU-3
-  Scenario: Hard counts the home column as out of reach
-    # Piece 0 would land on square 17 with cpu1 two squares behind (risk 1/6); piece 1 enters its
-    # home column (risk 0). Both are plain advances, so only the risk separates them.
-    Given a Ludo game with seed 1 where it is human's turn:
-      | seat  | pieces           |
-      | human | 14, 50, -1, -1   |
-      | cpu1  | 2, -1, -1, -1    |
-    When human throws a 3
-    And the hard CPU moves for human
-    Then human's pieces are at 14, 53, -1, -1
+  Scenario Outline: Hard counts the home column as out of reach
+    # One piece moves into or within its home column (risk 0), another lands on a loop square with an enemy
+    # one throw behind (risk 36/216). Both are plain advances, so only the risk separates them. The column
+    # square has no loop square: enemies stand one throw behind (start + steps) mod 52, the square a build
+    # would wrongly work the risk out on (risk 66/216 there), and change nothing.
+    Given a Ludo game with seed 1 where it is <seat>'s turn:
+      | seat  | pieces   |
+      | human | <human>  |
+      | cpu1  | <cpu1>   |
+      | cpu2  | <cpu2>   |
+      | cpu3  | <cpu3>   |
+    When <seat> throws a <face>
+    And the hard CPU moves for <seat>
+    Then <seat>'s pieces are at <after>
+    And 0 numbers have been drawn from the decision stream
+
+    Examples:
+      | seat  | human          | cpu1           | cpu2           | cpu3           | face | after          |
+      | human | 14, 50, -1, -1 | 2, -1, -1, -1  | -1, -1, -1, -1 | -1, -1, -1, -1 | 3    | 14, 53, -1, -1 |
+      | human | 49, 20, -1, -1 | 37, -1, -1, -1 | 23, -1, -1, -1 | 35, -1, -1, -1 | 4    | 53, 20, -1, -1 |
+      | human | 52, 20, -1, -1 | 40, -1, -1, -1 | 26, -1, -1, -1 | 34, -1, -1, -1 | 3    | 55, 20, -1, -1 |
+      | cpu2  | 24, -1, -1, -1 | 10, -1, -1, -1 | 50, 10, -1, -1 | 48, -1, -1, -1 | 1    | 51, 10, -1, -1 |
 
   @LD-CPU-3 @LD-SAFE-1
   Scenario Outline: Hard counts a safe square as zero risk, even with an enemy just behind
-    # Piece 0 lands on square 8 (a star) with cpu3 one square behind; piece 1 on square 13 (cpu1's
-    # start) with nobody near. Both are safe landings with risk 0, so hard sees a tie and draws.
+    # Piece 0 lands on square 8 (a star) with cpu3 one square behind (square 7); piece 1 on square 13
+    # (cpu1's start, six squares ahead of cpu3) or 21 (cpu1's star, out of cpu3's reach). Both are safe
+    # landings with risk 0, so hard sees a tie and draws.
     Given a Ludo game with seed <seed> where it is human's turn:
       | seat  | pieces           |
-      | human | 5, 10, -1, -1    |
+      | human | <before>         |
       | cpu3  | 20, -1, -1, -1   |
     When human throws a 3
     And the hard CPU moves for human
@@ -336,9 +448,11 @@ Feature: Ludo (variant)
     And 1 numbers have been drawn from the decision stream
 
     Examples:
-      | seed | after          |
-      | 0    | 8, 10, -1, -1  |
-      | 1    | 5, 13, -1, -1  |
+      | seed | before        | after          |
+      | 0    | 5, 10, -1, -1 | 8, 10, -1, -1  |
+      | 1    | 5, 10, -1, -1 | 5, 13, -1, -1  |
+      | 0    | 5, 18, -1, -1 | 8, 18, -1, -1  |
+      | 1    | 5, 18, -1, -1 | 5, 21, -1, -1  |
 
   @LD-CPU-1
   Scenario Outline: Easy picks uniformly among the legal moves with the seeded decision stream
@@ -358,6 +472,69 @@ Feature: Ludo (variant)
       | 3    | 10, 51, -1, 2  |
       | 5    | 4, 57, -1, 2   |
 
+  @LD-CPU-1
+  Scenario Outline: A CPU with one legal move draws nothing, easy included
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 30, 57, -1, -1  |
+    When human throws a <face>
+    And the <level> CPU moves for human
+    Then human's pieces are at <after>
+    And 0 numbers have been drawn from the decision stream
+
+    Examples:
+      | level  | face | after          |
+      | easy   | 4    | 34, 57, -1, -1 |
+      | normal | 4    | 34, 57, -1, -1 |
+      | hard   | 2    | 32, 57, -1, -1 |
+
+  @LD-CPU-4
+  Scenario Outline: A tie splits the same way whichever piece moved before it
+    # Either history leaves human on steps 10 and 30 with the decision stream at its start; a 2 then moves
+    # piece 0 to square 12 or piece 1 to square 32, two plain advances with nobody near: a tie for normal and
+    # hard, split by the seed's first draw (seed 7: piece 1; seed 0: piece 0), not by the piece moved last.
+    Given a Ludo game with seed <seed> where it is human's turn:
+      | seat  | pieces    |
+      | human | <before>  |
+    When human throws a 6
+    And human moves piece <moved>
+    And human throws a 2
+    And the <level> CPU moves for human
+    Then human's pieces are at <after>
+    And 1 numbers have been drawn from the decision stream
+
+    Examples:
+      | seed | before         | moved | level  | after          |
+      | 7    | 4, 30, -1, -1  | 0     | normal | 10, 32, -1, -1 |
+      | 7    | 10, 24, -1, -1 | 1     | normal | 10, 32, -1, -1 |
+      | 0    | 4, 30, -1, -1  | 0     | hard   | 12, 30, -1, -1 |
+      | 0    | 10, 24, -1, -1 | 1     | hard   | 12, 30, -1, -1 |
+
+  @LD-CPU-4
+  Scenario: One board splits two ways when the decision stream stands elsewhere
+    # cpu1's easy draw takes the stream's first number before human's tie; a game set up on the same board
+    # draws the first number for that tie itself (trace cpu-draw-position.yaml).
+    Given a Ludo game with seed 7 where it is cpu1's turn:
+      | seat  | pieces           |
+      | human | 10, 30, -1, -1   |
+      | cpu1  | 20, 30, -1, -1   |
+    When cpu1 throws a 2
+    And the easy CPU moves for cpu1
+    And cpu2 throws a 3
+    And cpu3 throws a 3
+    And human throws a 2
+    And the normal CPU moves for human
+    Then human's pieces are at 12, 30, -1, -1
+    And 2 numbers have been drawn from the decision stream
+    Given a Ludo game with seed 7 where it is human's turn:
+      | seat  | pieces           |
+      | human | 10, 30, -1, -1   |
+      | cpu1  | 20, 32, -1, -1   |
+    When human throws a 2
+    And the normal CPU moves for human
+    Then human's pieces are at 10, 32, -1, -1
+    And 1 numbers have been drawn from the decision stream
+
   @LD-CPU-4
   Scenario: The same seed breaks the same tie the same way, whatever moved before
     Given a Ludo game with seed 1 where it is human's turn:
@@ -373,3 +550,21 @@ Feature: Ludo (variant)
     And human throws a 3
     And the normal CPU moves for human
     Then human's pieces are at 14, 33, -1, -1
+
+  @LD-VIEW-1
+  Scenario: What the view shows while a face waits and once it is played
+    # roll is the face waiting to be played, else null; sixes counts a 6 at its throw, before it is played,
+    # and any other face resets it at once; last_face keeps the latest face.
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 57, 57, 50, 10  |
+    When human throws a 6
+    Then the view shows phase "move", roll 6, sixes 1, last_face 6, throws 1
+    When human moves piece 3
+    Then the view shows phase "roll", roll null, sixes 1, last_face 6, turn "human"
+    When human throws a 2
+    Then the view shows phase "move", roll 2, sixes 0, last_face 2, throws 2
+    When human moves piece 2
+    Then the view shows phase "roll", roll null, sixes 0, last_face 2, turn "cpu1"
+    When cpu1 throws a 4
+    Then the view shows phase "roll", roll null, sixes 0, last_face 4, turn "cpu2", throws 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ...driver import Rejected
@@ -141,6 +142,15 @@ def throws_made(play: Play, n: str) -> None:
 @then(regex(r"^(?P<n>\d+) numbers have been drawn from the decision stream$"))
 def decisions_drawn(play: Play, n: str) -> None:
     expect("decisions", play.current()["decisions"], int(n))
+
+
+@then(regex(r"^the view shows (?P<fields>\w+ .+)$"))
+def view_shows(play: Play, fields: str) -> None:
+    """``the view shows phase "move", roll 6, sixes 1``: view fields and their JSON values."""
+    view = play.current()
+    for part in fields.split(", "):
+        name, _, value = part.partition(" ")
+        expect(name, view.get(name), json.loads(value))
 
 
 @then(regex(r"^the game is over and (?P<seat>\w+) has won$"))
