@@ -232,3 +232,14 @@ Feature: Lantern Quay
       | v1      | at random    | 74       | 6561    |
       | v0      | the best way | 2236     | 19683   |
       | v0      | at random    | 2851     | 4251528 |
+
+  @LQ-ROUTE-3
+  Scenario: Under the draft, the seed's order resolves die by die
+    Given a new Lantern Quay game under ruleset v0
+    When the dice 2, 4, 6 are rolled
+    And the 4 is placed on Forge
+    Then the stock is brass 1, modules 0, lenses 0
+    When the 2 is placed on Salvage
+    Then the stock is brass 2, modules 0, lenses 0
+    When the 6 is placed on Install
+    Then the stock is brass 2, modules 0, lenses 0
