@@ -37,6 +37,11 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             else:
                 step = (spot + d.below(15) - 7 - b.starts[i]) % b.track
                 steps.append(step if step <= b.last_track_step else -1)
+        if d.one_in(4):  # a stack: two or three pieces of this seat on one loop square
+            square = next((s for s in steps if 0 <= s <= b.last_track_step), None)
+            if square is not None:
+                for k in range(1 + d.below(2)):
+                    steps[(steps.index(square) + 1 + k) % b.pieces] = square
         if all(s == b.goal for s in steps):
             steps[0] = b.goal - 1
         pieces[seat] = steps
@@ -46,6 +51,11 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
 
 def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     p = engine.p
+    if d.one_in(4):  # the lobby: deployment with one side (or none) registered, on either field
+        setup: dict[str, JSON] = {"registered": [] if d.one_in(3) else [d.pick(p.sides)]}
+        if d.one_in(2):
+            setup["field"] = "realtime"
+        return setup
     terrain = [list(row) for row in p.terrain_rows]
     letters = sorted(p.letters)
     castles = set(p.castles.values())
@@ -78,16 +88,23 @@ def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             place(attacker, d.pick(kinds), fx + dx, fy + dy, facing if not d.one_in(4) else d.pick("nesw"))
         elif role == 3:  # a supporter of the target
             place(defender, d.pick(kinds), fx + dx, fy + dy, d.pick("nesw"))
+    for _ in range(d.below(3)):  # attackers a step away: they move next to the target, then support its attack
+        dx, dy = d.pick([(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (-1, 1), (1, -1), (-1, -1)])
+        place(attacker, d.pick(kinds), fx + dx, fy + dy, d.pick("nesw"))
     if d.one_in(3):  # an ambush next to where units will stop
         side = d.pick(p.sides)
-        place(side, d.pick(kinds), fx + d.below(5) - 2, fy + d.below(5) - 2, d.pick("nesw"), ambush=True)
+        ax, ay = fx + d.below(5) - 2, fy + d.below(5) - 2
+        place(side, d.pick(kinds), ax, ay, d.pick("nesw"), ambush=True)
+        if d.one_in(2):  # the enemy King a step or two from the ambush's square: it may walk onto it
+            enemy = p.sides[1 - p.sides.index(side)]
+            place(enemy, "king", ax + d.pick([-2, -1, 1, 2]), ay + d.pick([-1, 0, 1]), d.pick("nesw"))
     for side in p.sides:
         for _ in range(d.below(3)):
             place(side, d.pick(kinds), d.below(p.width), d.below(p.height), d.pick("nesw"))
         if d.one_in(4):  # the king out of its castle, near the enemy's gates or in the fray
             gx, gy = p.gates[p.sides[1 - p.sides.index(side)]][0]
             place(side, "king", gx + d.below(3) - 1, gy + d.below(3) - 1, d.pick("nesw"))
-    setup: dict[str, JSON] = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0),
+    setup = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0),
                               "side": attacker if not d.one_in(4) else defender}
     if terrain != [list(row) for row in p.terrain_rows]:
         setup["terrain"] = ["".join(row) for row in terrain]

@@ -202,8 +202,12 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         return out
 
     def extra_actions(self, state: State) -> list[dict]:
-        """Time passing and registering: the lobby's actions."""
-        out: list[dict] = [{"type": "wait", "minutes": m} for m in (30, 720)]
+        """Time passing and registering: the lobby's actions; the waits include those that end exactly at the
+        next deadlines and a minute before them (the clock's edges)."""
+        minutes = {30, 720}
+        for when, _event in self.deadlines(state)[:2]:
+            minutes |= {m for m in (when - state.clock - 1, when - state.clock) if m > 0}
+        out: list[dict] = [{"type": "wait", "minutes": m} for m in sorted(minutes)]
         out += [{"type": "register", "side": s} for i, s in enumerate(self.p.sides) if state.registered[i] is None]
         return out if state.phase != "over" else []
 

@@ -246,9 +246,17 @@ class Ludo(Game[State, Action]):
         return [Move(i) for i in self.movable(state)]
 
     def extra_actions(self, state: State) -> list[Action]:
+        """The seeded throw; each CPU level's choice, seeded and with every pick its draw allows (LD-R14)."""
         if state.phase == "roll":
             return [Roll()]
-        return [Cpu(level) for level in LEVELS] if state.phase == "move" else []
+        if state.phase != "move":
+            return []
+        out: list[Action] = []
+        for level in LEVELS:
+            out.append(Cpu(level))
+            among = len(cpu.candidates(self, state, level))  # type: ignore[arg-type]
+            out += [Cpu(level, pick) for pick in range(among)] if among > 1 else []
+        return out
 
     def explicit(self, state: State, action: Action) -> Action:
         """A seeded throw with the face the dice stream gives next; a CPU choice that draws, with the pick the
