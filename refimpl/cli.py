@@ -333,8 +333,8 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 @click.option("--impl", "command", default=None, help="Shell command of the build (default: the reference).")
 @click.option("--game", required=True, help="The game to fuzz.")
 @click.option("--ruleset", default=None, help="The ruleset (default: the game's default).")
-@click.option("--examples", type=click.IntRange(min=1), default=300, show_default=True,
-              help="Cases per campaign before it gives up.")
+@click.option("--examples", type=click.IntRange(min=1), default=None,
+              help="Cases per campaign before it gives up (default: search for --max-time seconds).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The same seed (and --jobs) gives the same run.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -344,7 +344,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 @click.option("--shrink-time", type=click.FloatRange(min=0), default=20.0, show_default=True,
               help="Seconds to spend shrinking a finding (the report says when this cut it short).")
 @click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
-              help="Seconds a campaign may search before giving up (default: until --examples).")
+              help="Seconds a campaign searches (default: 30, or until --examples when that is given).")
 @click.option("--out", default="fuzz-out", show_default=True, help="Folder for the reproducer trace.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds the build may take to answer one request.")
@@ -353,7 +353,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_profile_option
 @_cluster_option
-def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int, seed: int, jobs: int,
+def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int | None, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
              twice: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...], cluster: str | None) -> None:
     """Send random cases to a build and to the reference and compare every answer; shrink the first
@@ -411,12 +411,15 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int,
                    f"{result.cases} cases, "
                    f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
                    f"{max(c.seconds for c in result.campaigns):.1f} s")
+        rate = result.rate()
+        click.echo(f"{rate['cases_per_second']:g} cases and {rate['requests_per_second']:g} requests a second of "
+                   f"search; shrinking and confirming took {rate['shrink_share']:.0%} of the time")
         if result.interrupted is not None:
             click.echo(f"INTERRUPTED ({result.interrupted}): fuzz stopped before it finished; what it found so "
                        f"far is written below, shrunk as far as it got")
         if finding is None:
             timed = any(c.timed_out for c in result.campaigns)
-            click.echo("no divergence found" + (" (--max-time ended the search)" if timed else ""))
+            click.echo("no divergence found" + (" (the search used its time budget)" if timed else ""))
         else:
             div = result.divergence
             what = {DIVERGES: "DIVERGES", BROKE: "BUILD BROKE"}.get(finding.kind, "NOT DETERMINISTIC")

@@ -95,9 +95,10 @@ def test_ludo_decisions_are_told_as_the_pieces_each_side_moved(tmp_path: Path) -
 
 def _run(tmp: Path, *extra: str) -> tuple[str, str]:
     proc = refimpl("fuzz", "--impl", build("wrong.py", "forge-spends-on-failure"), "--game", "lantern-quay",
-                   "--seed", "11", "--out", str(tmp), *extra)
+                   "--seed", "11", "--examples", "300", "--out", str(tmp), *extra)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     said = re.sub(r"\d+\.\d+ s", "_ s", proc.stdout.replace(str(tmp), "OUT"))
+    said = re.sub(r"(?m)^[\d.]+ cases and [\d.]+ requests a second.*\n", "", said)  # speed varies
     return said, (tmp / "lantern-quay-v1-seed11.yaml").read_text()
 
 
@@ -106,7 +107,7 @@ def test_the_same_seed_and_job_count_give_the_same_run(tmp_path: Path) -> None:
     assert _run(tmp_path / "b", "--jobs", "2") == first
     assert "2 campaign(s)" in first[0]
     said, trace = _run(tmp_path / "one")
-    report = fuzz(build("wrong.py", "forge-spends-on-failure"), FuzzSettings("lantern-quay", seed=11),
+    report = fuzz(build("wrong.py", "forge-spends-on-failure"), FuzzSettings("lantern-quay", seed=11, examples=300),
                   tmp_path / "lib")
     assert (tmp_path / "lib" / "lantern-quay-v1-seed11.yaml").read_text() == trace  # in-process, the same
     assert f"at step {report.divergence.step}:" in said
@@ -270,3 +271,23 @@ def test_the_reference_fuzzed_in_process_runs_every_request_kind() -> None:
             kinds[key] = kinds.get(key, 0) + 1
     assert {"action", "restart", "start", "state", "legal", "non-object action"} <= set(kinds), kinds
     assert origins == {"plain", "played", "drawn"}
+
+
+def test_fuzz_searches_for_its_time_budget_and_reports_its_rate(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a count of cases a campaign searches for its time budget (30 s unless --max-time), round after
+    round of Hypothesis searches, and the report gives cases and requests a second."""
+    import time
+
+    from refimpl.fuzz import campaign
+
+    monkeypatch.setattr(campaign, "ROUND", 20)
+    started = time.monotonic()
+    report = fuzz(SERVE, FuzzSettings("lantern-quay", max_time=2), tmp_path)
+    took = time.monotonic() - started
+    (result,) = report.campaigns
+    assert result.timed_out and result.search_seconds >= 2 and took < 30
+    assert report.finding is None and report.cases > 20  # more than one round
+    doc = report.json()
+    assert doc["settings"]["examples"] is None and doc["rate"]["cases_per_second"] > 0
+    assert FuzzSettings("ludo").budget == 30.0 and FuzzSettings("ludo", examples=5).budget is None

@@ -45,21 +45,33 @@ STALE_SHRINKS = 40
 HANG_SHRINK_TIMEOUT = 1.0
 
 
+DEFAULT_BUDGET = 30.0  # seconds of search per campaign when no count of cases is given
+ROUND = 1000  # cases in one Hypothesis search; a time-bound campaign runs rounds until its budget is spent
+
+
 @dataclass(frozen=True)
 class FuzzSettings:
     """Everything that decides a fuzz run (the same settings give the same run)."""
 
     game: str
     ruleset: str | None = None
-    examples: int = 300  # cases per campaign before it gives up
+    examples: int | None = None  # cases per campaign before it gives up (None: search for ``budget`` seconds)
     seed: int = 0
     max_steps: int | None = None  # longest case, in requests after the start (default: the game's length)
     shrink_time: float = 20.0  # seconds to shrink a finding
-    max_time: float | None = None  # seconds a campaign may search (None: until ``examples``)
+    max_time: float | None = None  # seconds a campaign may search (None: DEFAULT_BUDGET, or until ``examples``)
     timeout: float = DEFAULT_TIMEOUT
     twice: bool = False  # send every case twice and compare the answers
     jobs: int = 1
     profile: Profile | None = None  # the builder's chosen values: the reference plays the game under them
+
+    @property
+    def budget(self) -> float | None:
+        """Seconds a campaign searches: ``max_time``, else DEFAULT_BUDGET unless a count of ``examples`` is
+        given (then None: the count ends it)."""
+        if self.max_time is not None:
+            return self.max_time
+        return DEFAULT_BUDGET if self.examples is None else None
 
     def job_seed(self, job: int) -> int:
         """Job 0 runs ``seed`` itself, so one job and the first of several agree."""
@@ -89,7 +101,8 @@ class CampaignResult:
     requests: int = 0
     seconds: float = 0.0
     finding: Finding | None = None
-    timed_out: bool = False  # max_time ended the search
+    timed_out: bool = False  # the time budget ended the search
+    search_seconds: float = 0.0  # of ``seconds``, the search (the rest: shrinking and confirming a finding)
     interrupted: str | None = None  # SIGINT or SIGTERM stopped the campaign (its finding, if any, is kept)
 
 
@@ -130,6 +143,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
     seed = s.job_seed(job.job)
     result = CampaignResult(job.job, seed)
     shape = CaseShape(max_steps=s.max_steps or engine.info.typical_length, depth=engine.info.typical_length // 2)
+    budget = s.budget
     started = time.monotonic()
     build: list[ProtocolDriver | None] = [driver]
     found: dict[str, Any] = {}  # kind, case, at (seconds), first_steps
@@ -175,7 +189,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         result.cases += 1
         result.requests += len(judged.probes)
         if progress is not None and not found and result.cases % PROGRESS_EVERY == 0:
-            progress(f"{result.cases}/{s.examples} cases, {result.requests} requests, "
+            progress(f"{result.cases}{f'/{s.examples}' if s.examples else ''} cases, {result.requests} requests, "
                      f"{time.monotonic() - started:.0f} s")
         if judged.divergence is not None:
             return DIVERGES, judged.divergence.step
@@ -203,7 +217,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         if now > hypothesis_until[0]:
             hypothesis_cut[0] = True
             return False
-        if s.max_time is not None and not found and now - started > s.max_time:
+        if budget is not None and not found and now - started > budget:
             result.timed_out = True
             return False
         case = draw_case(Draw(data), s.game, job.ruleset, shape)
@@ -223,16 +237,23 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             since_improved[0] = 0
         return True
 
-    config = settings(max_examples=s.examples, database=None, deadline=None, derandomize=False,
+    config = settings(max_examples=s.examples or ROUND, database=None, deadline=None, derandomize=False,
                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
                       report_multiple_bugs=False)
     shrinker: Shrinker | None = None
     try:
-        try:
-            with same_draws_everywhere():
-                find(st.data(), fails, settings=config, random=random.Random(seed))
-        except HypothesisException:
-            pass  # NoSuchExample, or Hypothesis giving up: the smallest finding, if any, is in ``found``
+        rounds = 0
+        while True:  # one search for a count of cases; rounds of ROUND cases until a time budget is spent
+            try:
+                with same_draws_everywhere():
+                    find(st.data(), fails, settings=config,
+                         random=random.Random(seed if rounds == 0 else f"{seed}/{rounds}"))
+            except HypothesisException:
+                pass  # NoSuchExample, or Hypothesis giving up: the smallest finding, if any, is in ``found``
+            rounds += 1
+            if found or s.examples is not None or result.timed_out or budget is None:
+                break
+        result.search_seconds = round(found["at"] if found else time.monotonic() - started, 3)
         check_stop()  # a signal whose exception Hypothesis's callbacks swallowed
         if found:
             def check(case: Case) -> int | None:
@@ -273,6 +294,14 @@ class FuzzReport:
     replays: str = ""  # what replaying the reproducer through verify's path showed
     interrupted: str | None = None  # SIGINT or SIGTERM ended the run; what was found so far is written
 
+    def rate(self) -> dict[str, float]:
+        """Cases and requests a second of search, over the campaigns, and the share of the time that went to
+        shrinking and confirming a finding."""
+        search = sum(c.search_seconds for c in self.campaigns) or 1e-9
+        total = sum(c.seconds for c in self.campaigns) or 1e-9
+        return {"cases_per_second": round(self.cases / search, 1), "requests_per_second": round(self.requests / search, 1),
+                "shrink_share": round(max(0.0, total - search) / total, 3)}
+
     @property
     def cases(self) -> int:
         return sum(c.cases for c in self.campaigns)
@@ -303,8 +332,10 @@ class FuzzReport:
             "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
             "settings": {k: v for k, v in asdict(self.settings).items() if k != "profile"}, "cases": self.cases, "requests": self.requests,
             "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,
-                           "seconds": c.seconds, "timed_out": c.timed_out, "finding": finding(c.finding, case=True)}
+                           "seconds": c.seconds, "search_seconds": c.search_seconds, "timed_out": c.timed_out,
+                           "finding": finding(c.finding, case=True)}
                           for c in self.campaigns],
+            "rate": self.rate(),
             "finding": finding(self.finding),
             "divergence": None if d is None else {"step": d.step, "request": d.request, "headline": d.headline,
                                                   "path": d.difference.path,
