@@ -37,6 +37,16 @@ Feature: Black Fog and the Apple Trees (黒い霧とリンゴの木)
     When the actions end
     Then the game is over
 
+  @BF-KEEP-1
+  Scenario: Four keepers whatever the set-up places; those it leaves out start at the house and play
+    Given a Black Fog game with:
+      | thing | where |
+      | k1    | 2,-2  |
+    Then the keepers are k1, k2, k3, k4
+    And k2 is at 0,0
+    When k3 moves to 0,-1
+    Then k3 is at 0,-1
+
   @BF-ACT-1 @BF-ACT-2
   Scenario: Three main actions a keeper, repeats allowed; free actions after them
     Given a Black Fog game with:
@@ -68,7 +78,7 @@ Feature: Black Fog and the Apple Trees (黒い霧とリンゴの木)
     And a4 is at 0,0
 
   @BF-WHISTLE-2
-  Scenario: Water between stops an animal; nothing moves onto a keeper standing on water
+  Scenario: Water between stops an animal; nothing moves onto a keeper standing on water, others still come
     Given a Black Fog game with:
       | thing    | where |
       | k1       | 0,0   |
@@ -83,8 +93,10 @@ Feature: Black Fog and the Apple Trees (黒い霧とリンゴの木)
       | k1       | 2,0   |
       | water    | 2,0   |
       | squirrel | 3,0   |
+      | deer     | 2,-2  |
     When k1 whistles
     Then a1 is at 3,0
+    And a2 is at 2,-1
 
   @BF-WHISTLE-3 @BF-FOG-4
   Scenario: Whistled through the fog, an animal is lost
