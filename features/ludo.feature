@@ -12,7 +12,7 @@ Feature: Ludo (variant)
     And every piece of every seat is in its yard
     And it is human's turn to throw
 
-  @LD-SEAT-1
+  @LD-SEAT-1 @LD-R2
   Scenario: A set-up that gives pieces to two seats is still a game of four: the other two take their turns
     Given a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces          |
@@ -131,7 +131,7 @@ Feature: Ludo (variant)
     When human moves piece 1
     Then human's pieces are at 51, 56, 20, -1
 
-  @LD-BOARD-2
+  @LD-BOARD-2 @LD-R1
   Scenario: Home is 57 steps from the start square: a piece on step 51 goes home with a 6
     Given a Ludo game with seed 1 where it is human's turn:
       | seat  | pieces          |
@@ -568,3 +568,110 @@ Feature: Ludo (variant)
     Then the view shows phase "roll", roll null, sixes 0, last_face 2, turn "cpu1"
     When cpu1 throws a 4
     Then the view shows phase "roll", roll null, sixes 0, last_face 4, turn "cpu2", throws 3
+
+  # The rulings' own scenarios: each tagged with its ruling alone, so a failure counts under it.
+
+  @LD-R6
+  Scenario Outline: A cpu action lets the named level play the move of the seat to play, the human seat's too
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 30, 57, -1, -1  |
+    When human throws a 4
+    And the <level> CPU moves for human
+    Then human's pieces are at 34, 57, -1, -1
+    And it is cpu1's turn to throw
+
+    Examples:
+      | level  |
+      | easy   |
+      | normal |
+      | hard   |
+
+  @LD-R7
+  Scenario: Hard combines two seats' chances (11/36) and prefers them to one seat's two faces (12/36)
+    # Piece 0 to square 1: cpu1 (square 51) and cpu2 (square 50) each hit with one face, 1 - (5/6)^2.
+    # Piece 1 to square 6: cpu3 (squares 5 and 2) hits with two faces, 2/6. Adding would tie them.
+    Given a Ludo game with seed 7 where it is human's turn:
+      | seat  | pieces           |
+      | human | 0, 5, -1, -1     |
+      | cpu1  | 38, -1, -1, -1   |
+      | cpu2  | 24, -1, -1, -1   |
+      | cpu3  | 18, 15, -1, -1   |
+    When human throws a 1
+    And the hard CPU moves for human
+    Then human's pieces are at 1, 5, -1, -1
+    And 0 numbers have been drawn from the decision stream
+
+  @LD-R8
+  Scenario Outline: A capture is worth 3 plus the pieces it sends back, for normal and for hard
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces           |
+      | human | 7, 17, -1, -1    |
+      | cpu1  | 49, 49, -1, -1   |
+      | cpu2  | 46, -1, -1, -1   |
+    When human throws a 3
+    And the <level> CPU moves for human
+    Then human's pieces are at 10, 17, -1, -1
+    And cpu1's pieces are at -1, -1, -1, -1
+    And 0 numbers have been drawn from the decision stream
+
+    Examples:
+      | level  |
+      | normal |
+      | hard   |
+
+  @LD-R9
+  Scenario: An enemy piece that turns into its home column before the square threatens nothing there
+    # Square 12 is four squares ahead of cpu1's piece on square 8, but cpu1 turns home at square 11; square 32
+    # is three squares ahead of cpu2's piece on square 29.
+    Given a Ludo game with seed 7 where it is human's turn:
+      | seat  | pieces           |
+      | human | 10, 30, -1, -1   |
+      | cpu1  | 47, -1, -1, -1   |
+      | cpu2  | 3, -1, -1, -1    |
+    When human throws a 2
+    And the hard CPU moves for human
+    Then human's pieces are at 12, 30, -1, -1
+    And 0 numbers have been drawn from the decision stream
+
+  @LD-R12
+  Scenario: Leaving a game is not an action of the rules
+    Given a new Ludo game with seed 1
+    When human sends the action {"type": "abandon"}
+    Then the action is rejected with "unknown-action"
+    And the state is unchanged
+
+  @LD-R13
+  Scenario Outline: Each cpu action plays the level it names, whatever level another seat played
+    # cpu1 plays normal (its one move captures on square 24); then human's 6 may finish, enter, land on the star
+    # square 8 or advance: normal finishes, easy draws (seed 0's first number in [0, 4) is 2) and enters.
+    Given a Ludo game with seed 0 where it is cpu1's turn:
+      | seat  | pieces           |
+      | human | 4, 51, -1, 2     |
+      | cpu1  | 10, -1, -1, 57   |
+      | cpu3  | 37, -1, -1, -1   |
+    When cpu1 throws a 1
+    And the normal CPU moves for cpu1
+    Then cpu3's pieces are at -1, -1, -1, -1
+    When cpu2 throws a 5
+    And cpu3 throws a 5
+    And human throws a 6
+    And the <level> CPU moves for human
+    Then human's pieces are at <after>
+
+    Examples:
+      | level  | after          |
+      | easy   | 4, 51, 0, 2    |
+      | normal | 4, 57, -1, 2   |
+
+  @LD-R15
+  Scenario: With a 6, easy counts each yard piece as a move of its own
+    # Three pieces in the yard and one out: four moves. Seed 5's first number in [0, 4) is 1: piece 1 enters
+    # (counting entering once, its first number in [0, 2) would move piece 3).
+    Given a Ludo game with seed 5 where it is human's turn:
+      | seat  | pieces           |
+      | human | -1, -1, -1, 10   |
+    When human throws a 6
+    And the easy CPU moves for human
+    Then human's pieces are at -1, 0, -1, 10
+    And 1 numbers have been drawn from the decision stream

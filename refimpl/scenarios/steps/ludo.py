@@ -56,6 +56,12 @@ def moves_piece(play: Play, seat: str, piece: str) -> None:
     play.act({"type": "move", "piece": int(piece)})
 
 
+@when(regex(r"^(?P<seat>\w+) sends the action (?P<action>\{.*\})$"))
+def sends_action(play: Play, seat: str, action: str) -> None:
+    """An action written out as JSON (one the rules may not know), sent on the seat's turn."""
+    play.act(json.loads(action))
+
+
 @when(regex(r"^the (?P<level>easy|normal|hard) CPU moves for (?P<seat>\w+)$"))
 def cpu_moves(play: Play, level: str, seat: str) -> None:
     _turn(play, seat, "move")
