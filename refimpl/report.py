@@ -60,6 +60,9 @@ class Failure:
     expected_view: Any = None  # the answer the kit expected
     actual_view: Any = None  # the answer the build gave
     observer: str | None = None  # whose view differed
+    # The differences found after this one, each judged from a resynchronised state: the build put in the
+    # reference's position after the step before it (refimpl/verify.py, ``resynchronise``).
+    later: tuple["Failure", ...] = ()
 
     @property
     def where(self) -> str:
@@ -88,7 +91,8 @@ class Check:
         """The rules the matrix counts this check under: a failure with differing fields counts under the
         rules owning those fields (not every rule the trace is tagged with); anything else under its tags."""
         if self.status in (FAILED, XFAIL) and self.failure is not None:
-            credited = tuple(dict.fromkeys(r for f in self.failure.fields for r in f.credited))
+            fields = [f for failure in (self.failure, *self.failure.later) for f in failure.fields]
+            credited = tuple(dict.fromkeys(r for f in fields for r in f.credited))
             if credited:
                 return credited
         return self.rules
@@ -402,6 +406,9 @@ def show_value(value: Any, size: int = 48) -> str:
 SHOWN_FIELDS = 12  # a text report lists this many differing fields of a failure (the JSON report all)
 
 
+SHOWN_LATER = 3  # later differences of a trace shown in the text report
+
+
 def failure_lines(failure: Failure) -> list[str]:
     """A failure as text: where, the request sent, then every differing field side by side with its rule."""
     step = "" if failure.step is None else (" the start:" if failure.step == 0 else f" step {failure.step}:")
@@ -421,6 +428,11 @@ def failure_lines(failure: Failure) -> list[str]:
         lines.append(f"{r[0].ljust(widths[0])}  {r[1].ljust(widths[1])} | {r[2].ljust(widths[2])}  {r[3]}".rstrip())
     if len(failure.fields) > SHOWN_FIELDS:
         lines.append(f"... and {len(failure.fields) - SHOWN_FIELDS} more fields (the JSON and HTML reports list all)")
+    for later in failure.later[:SHOWN_LATER]:
+        lines.append("then, judged from the reference's position before the step (resynchronised):")
+        lines += ["  " + line for line in failure_lines(replace(later, later=()))]
+    if len(failure.later) > SHOWN_LATER:
+        lines.append(f"... and {len(failure.later) - SHOWN_LATER} more later differences (the JSON report lists all)")
     return lines
 
 
@@ -483,6 +495,7 @@ def failure_json(failure: Failure | None) -> dict[str, Any] | None:
         "ledger": [dict(row) for row in failure.ledger],
         "views": {"observer": failure.observer, "before": failure.before,
                   "expected": _value_json(failure.expected_view), "actual": _value_json(failure.actual_view)},
+        "later": [failure_json(f) for f in failure.later],
     }
 
 

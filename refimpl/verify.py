@@ -19,10 +19,10 @@ from . import suite, yamlsafe
 from .compare import first_difference
 from .chance import STREAM_RULES
 from .driver import BuildBroke, DriverError, ReferenceDriver, request
-from .games import GAMES
+from .games import GAMES, Game, RuleViolation
 from .games.base import owners
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all
+from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all, step_op
 from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
                      trace_failure)
 from .safetext import bounded
@@ -30,7 +30,7 @@ from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_
                         PASSED as SCENARIO_PASSED, Builds, FeatureError, Mismatch, NotRun, Outcome, Scenario,
                         Selected, UndefinedStep, bundled, check_steps, run_scenario)
 from .scenarios.runner import transcript_of
-from .trace import Trace, TraceError, by_reference, load_traces
+from .trace import Steps, Trace, TraceError, by_reference, load_traces
 from .profiles import Profile, by_game, using
 from .transcript import exchanges
 
@@ -258,11 +258,14 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
         report.build = f"{driver.name} {driver.version}".strip()
         report.explicit_chance = driver.explicit_chance is not None
         first_id = 1  # the hello is request 0; the traces' requests follow in order
+        failed: list[tuple[int, TraceResult]] = []  # (the check's place in the report, the trace's result)
         try:
             with closing(replay_all(remaining, driver, oracle=reference)) as results:
                 for result in results:
                     remaining.pop(0)
                     check = _trace_check(result.trace, result)
+                    if check.status == FAILED and result.failure is not None:
+                        failed.append((len(report.checks), result))
                     if record is not None and check.status == FAILED:
                         check = replace(check, transcript=tuple(
                             exchanges(record, range(first_id, first_id + result.requests))))
@@ -271,15 +274,74 @@ def run_traces(command: str, traces: list[Trace], timeout: float, pipeline: bool
                     if run.stop_reason():
                         driver.process.close()  # answers still due are not waited for
                         break
+            if failed and reference is not None and not run.stop_reason():
+                resynchronise(failed, driver, reference, run)
         except BuildBroke as exc:
-            trace = remaining.pop(0)
-            kept = tuple(exchanges(record, range(first_id, driver._next_id))) if record is not None else ()
-            run.add(_broke(trace, exc, kept), exc.cause)
+            trace = remaining.pop(0) if remaining else None
+            if trace is not None:
+                kept = tuple(exchanges(record, range(first_id, driver._next_id))) if record is not None else ()
+                run.add(_broke(trace, exc, kept), exc.cause)
             driver.process.close()
         finally:
             driver.close()
     if run.stop_reason():
         run.not_run(remaining)
+
+
+RESYNC_LIMIT = 10  # later differences reported for one trace at most
+RESYNC_RUN_LIMIT = 60  # resynchronisations in one run at most: a build that fails everything gets its verdict
+
+
+def resynchronise(failed: list[tuple[int, TraceResult]], driver: ProtocolDriver, reference: ReferenceDriver,
+                  run: _Run) -> None:
+    """Go on with each failed trace after its first difference: put the build in the reference's position
+    before the next step (a start with the set-up that gives it, ``Game.setup_of``), send the rest of the
+    trace, judge it by the reference's answers, and so on after each later difference; the differences are
+    added to the check's failure as ``later``. A game without set-ups, a position no set-up can give, or a
+    difference at the last step ends it. Raises BuildBroke."""
+    budget = RESYNC_RUN_LIMIT
+    for index, result in failed:
+        trace, check = result.trace, run.report.checks[index]
+        later: list[Failure] = []
+        current = result
+        while current.failure is not None and len(later) < RESYNC_LIMIT and budget > 0 and not run.stop_reason():
+            budget -= 1
+            number = current.failure.number
+            rest = [st for st in trace.steps[number:] if st.number > number] if number < len(trace.steps) else []
+            setup = _position_after(trace, number)
+            if not rest or setup is None:
+                break
+            derived = replace(trace, setup=setup, start=None, steps=Steps.of(rest),
+                              judged_by=f"resynchronised after step {number}")
+            current = next(replay_all([derived], driver, oracle=reference))
+            if current.failure is not None:
+                later.append(trace_failure(derived, current))
+        if later and check.failure is not None:
+            run.report.checks[index] = replace(check, failure=replace(check.failure, later=tuple(later)))
+
+
+def _position_after(trace: Trace, number: int) -> dict[str, Any] | None:
+    """The set-up that gives the reference's position after step ``number`` of ``trace`` (0: the start), or
+    None when the game has no set-ups or cannot give it."""
+    engine = GAMES[trace.game]
+    if type(engine).setup_of is Game.setup_of:
+        return None
+    session = ReferenceDriver()
+    ops = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))] + \
+        [step_op(trace, st) for st in trace.steps[:number]]
+    for _ in session.batch(ops):
+        pass
+    state = session.session.state
+    if state is None or session.session.game is not engine:
+        return None
+    setup = engine.setup_of(state)
+    if setup is None:
+        return None
+    try:
+        engine.new_state(trace.ruleset, trace.seed, setup)
+    except RuleViolation:
+        return None
+    return setup
 
 
 def _declares_explicit_chance(command: str, timeout: float) -> bool:

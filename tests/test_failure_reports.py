@@ -160,3 +160,18 @@ def test_show_names_a_game_the_build_does_not_declare() -> None:
     proc = subprocess.run([sys.executable, "-m", "refimpl", "show", "traces/ludo/capture.yaml", "--impl", partial],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "does not declare ludo v1" in proc.stderr, proc.stderr
+
+
+def test_a_trace_reports_every_difference_judged_from_resynchronised_states() -> None:
+    """After its first difference a trace goes on from the reference's position (a set-up puts the build
+    there) and reports each later difference; it still counts as one failed check."""
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", WRONG, "--game", "ludo",
+                           "--no-scenarios", "-k", "ludo/capture", "--quiet", "--format", "json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    doc = json.loads(proc.stdout)
+    (check,) = [c for c in doc["checks"] if c["name"] == "ludo/capture"]
+    failure = check["failure"]
+    assert check["status"] == "failed" and failure["step"] == 2
+    assert [later["step"] for later in failure["later"]] == [13]  # the second capture, judged afresh
+    assert failure["later"][0]["fields"][0]["path"] == "turn"
+    assert doc["summary"]["failed"] == 1
