@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # and "cluster" (campaigns on a local Dask cluster).
 EXTRAS ?= test
 
-.PHONY: run test bench mutants fuzz-power examples specs goldens clean
+.PHONY: run test bench mutants fuzz-power misreadings examples specs goldens clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -38,6 +38,11 @@ mutants: $(STAMP)
 ## fuzz-power: the same sample judged by default-settings fuzz: how many it finds, how fast, how short the reproducers
 fuzz-power: $(STAMP)
 	$(BIN)/refimpl mutants --judge fuzz --skip-equivalent --sample 400 --seed 1 --jobs 2 --out mutants-out
+
+## misreadings: the misreading catalogue through the protocol: verify and default fuzz against every misreading
+## (tests/misreadings/meter.py; resumes from misreadings-out/)
+misreadings: $(STAMP)
+	$(BIN)/python -m tests.misreadings.meter --jobs 2 --out misreadings-out
 
 ## examples: the example builds' full campaign: verify with --perft 3 and --twice, both ways of chance, and
 ## default fuzz of every game with seeds 1, 2 and 3 (make test runs a small fixed sample of it)
