@@ -4,6 +4,14 @@ Game i of a run uses the i-th output of SplitMix64 seeded with the run's seed as
 run depends only on the seed and the number of games, never on how many worker processes (or cluster
 workers) share it.
 Each game runs on one mutable Turn of the reference engine (the same rule code as ``apply``).
+
+With ``rotate``, game i seats the levels shifted by i (mod the seats): the level given for seat k sits in
+seat k + i, so over a multiple of four games each level sits in each seat equally often, and the summary
+adds a row per level (the games that level won, whatever seat it sat in; a level given twice counts
+once a game, and can win a game at most once, so its share of the games is a proportion with an interval).
+
+The summary is written as text, JSON (schema: refimpl/schemas/output/simulate.schema.json), CSV
+(``summary_csv``) and an SVG chart (``summary_svg``).
 """
 
 from __future__ import annotations
@@ -48,6 +56,15 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return out
 
 
+def seat_levels(levels: tuple[str, ...], game: int, rotate: bool) -> tuple[str, ...]:
+    """The level of each seat in game ``game`` (0-based) of a run: ``levels`` itself, or with ``rotate``
+    shifted by ``game``: the level given for seat k sits in seat (k + game) mod the seats."""
+    if not rotate:
+        return levels
+    n = len(levels)
+    return tuple(levels[(seat - game) % n] for seat in range(n))
+
+
 def play_game(engine: Ludo, seed: int, levels: tuple[str, ...]) -> tuple[str, int]:
     """(result, throws) of one full game, each seat played by its CPU level."""
     t = Turn(engine.new_state(seed=seed))
@@ -59,10 +76,12 @@ def play_game(engine: Ludo, seed: int, levels: tuple[str, ...]) -> tuple[str, in
     return t.result, t.throws
 
 
-def _play_many(args: tuple[list[int], tuple[str, ...]]) -> list[tuple[str, int]]:
-    seeds, levels = args
+def _play_many(args: tuple[list[int], tuple[str, ...], int, bool]) -> list[tuple[str, int]]:
+    """The games of one chunk: its seeds, the run's levels, the index of its first game, and whether the
+    levels rotate."""
+    seeds, levels, first, rotate = args
     engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
-    return [play_game(engine, s, levels) for s in seeds]
+    return [play_game(engine, s, seat_levels(levels, first + i, rotate)) for i, s in enumerate(seeds)]
 
 
 @dataclass
@@ -76,12 +95,21 @@ class Summary:
     throws: int = 0
     record: dict[str, int] = field(default_factory=lambda: {"played": 0, "won": 0, "lost": 0})
     interrupted: tuple[str, int] | None = None  # (SIGINT or SIGTERM, games asked for): the run was cut short
+    rotate: bool = False  # the levels rotate through the seats (seat_levels)
+    sat: dict[tuple[str, str], int] = field(default_factory=dict)  # (level, seat): games it sat there
+    level_wins: dict[tuple[str, str], int] = field(default_factory=dict)  # (level, seat): games it won there
 
-    def add(self, result: str, throws: int) -> None:
+    def add(self, result: str, throws: int, levels: tuple[str, ...] | None = None) -> None:
+        """One game: its result (the winning seat, or ``capped``), its throws, and its seats' levels."""
+        levels = self.levels if levels is None else levels
+        for seat, level in zip(self.seats, levels):
+            self.sat[level, seat] = self.sat.get((level, seat), 0) + 1
         if result == "capped":
             self.capped += 1
         else:
             self.wins[result] = self.wins.get(result, 0) + 1
+            level = levels[self.seats.index(result)]
+            self.level_wins[level, result] = self.level_wins.get((level, result), 0) + 1
         self.throws += throws
         tally(self.record, result)
 
@@ -97,10 +125,12 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
 
 
 def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> Summary:
-    """Play ``games`` games; ``levels`` gives each seat's CPU level; ``jobs`` local processes, or the Dask
-    cluster at ``cluster``. The summary holds only counts, so it is the same whatever finishes first.
-    Raises SimulateError, or ExecutorError for a cluster that cannot run the jobs."""
+             progress: Callable[[int, int], None] | None = None, cluster: str | None = None,
+             rotate: bool = False) -> Summary:
+    """Play ``games`` games; ``levels`` gives each seat's CPU level (with ``rotate``, the first game's; see
+    seat_levels); ``jobs`` local processes, or the Dask cluster at ``cluster``. The summary holds only
+    counts, so it is the same whatever finishes first. Raises SimulateError, or ExecutorError for a cluster
+    that cannot run the jobs."""
     engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
     levels = tuple(levels)
     seats = engine.board.seats
@@ -111,18 +141,18 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
         raise SimulateError(f"unknown level {bad[0]!r} (levels: {', '.join(LEVELS)})")
     if games < 1 or jobs < 1:
         raise SimulateError("games and jobs must be at least 1")
-    summary = Summary(games, seed, levels, seats)
+    summary = Summary(games, seed, levels, seats, rotate=rotate)
     seeds = game_seeds(seed, games)
-    # Chunks small enough that a cluster's workers share the load, a lost worker costs little, and an
-    # interrupted run still counts the games of all but its last fraction of a second.
-    size = max(1, min(250, games // (max(jobs, 8 if cluster else 1) * 8) or 1))
-    chunks = [(seeds[i:i + size], levels) for i in range(0, games, size)]
+    # Chunks small enough that a cluster's workers share the load, a lost worker costs little, progress
+    # comes in tenths, and an interrupted run still counts the games of all but its last fraction of a second.
+    size = max(1, min(250, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
+    chunks = [(seeds[i:i + size], levels, i, rotate) for i in range(0, games, size)]
     done = 0
     try:
-        for _, chunk in run_jobs(_play_many, chunks, jobs, cluster):
+        for (_, _, first, _), chunk in run_jobs(_play_many, chunks, jobs, cluster):
             check_stop()
-            for result, throws in chunk:
-                summary.add(result, throws)
+            for i, (result, throws) in enumerate(chunk):
+                summary.add(result, throws, seat_levels(levels, first + i, rotate))
             done += len(chunk)
             if progress is not None:
                 progress(done, games)
@@ -135,12 +165,28 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
 
 
 def summary_rows(s: Summary) -> list[dict[str, object]]:
+    """A row per seat: its level (None when the levels rotate), wins, win rate and 95% interval."""
     rows = []
     for seat, level in zip(s.seats, s.levels):
         wins = s.wins.get(seat, 0)
         low, high = wilson(wins, s.games)
-        rows.append({"seat": seat, "level": level, "wins": wins, "win_rate": wins / s.games if s.games else 0.0,
-                     "ci95": [low, high]})
+        rows.append({"seat": seat, "level": None if s.rotate else level, "wins": wins,
+                     "win_rate": wins / s.games if s.games else 0.0, "ci95": [low, high]})
+    return rows
+
+
+def level_rows(s: Summary) -> list[dict[str, object]]:
+    """A row per level given (in the order first given): the seats it fills each game, the games it won
+    whatever seat it sat in, that share of the games with its 95% interval, and per seat the games it sat
+    there and won there."""
+    rows = []
+    for level in dict.fromkeys(s.levels):
+        wins = sum(n for (lvl, _), n in s.level_wins.items() if lvl == level)
+        low, high = wilson(wins, s.games)
+        rows.append({"level": level, "seats_taken": s.levels.count(level), "wins": wins,
+                     "win_rate": wins / s.games if s.games else 0.0, "ci95": [low, high],
+                     "by_seat": [{"seat": seat, "games": s.sat.get((level, seat), 0),
+                                  "wins": s.level_wins.get((level, seat), 0)} for seat in s.seats]})
     return rows
 
 
@@ -148,12 +194,19 @@ def summary_text(s: Summary) -> str:
     head = [] if s.interrupted is None else [
         f"INTERRUPTED ({s.interrupted[0]}) after {s.games} of {s.interrupted[1]} games: the figures are of the "
         f"games played", ""]
-    lines = head + [f"{s.games} games, seed {s.seed}, seats {','.join(s.levels)}", "",
+    given = ",".join(s.levels) + (" rotated through the seats (game i shifts them by i)" if s.rotate else "")
+    lines = head + [f"{s.games} games, seed {s.seed}, seats {given}", "",
              f"{'seat':6} {'level':7} {'wins':>7} {'win rate':>9}   95% CI"]
     for r in summary_rows(s):
         low, high = r["ci95"]  # type: ignore[misc]
-        lines.append(f"{r['seat']:6} {r['level']:7} {r['wins']:>7} {r['win_rate']:>9.1%}   "
+        lines.append(f"{r['seat']:6} {r['level'] or '(rot.)':7} {r['wins']:>7} {r['win_rate']:>9.1%}   "
                      f"{low:.1%} - {high:.1%}")
+    if s.rotate:
+        lines += ["", f"{'level':7} {'seats':>5} {'wins':>7} {'win rate':>9}   95% CI"]
+        for r in level_rows(s):
+            low, high = r["ci95"]  # type: ignore[misc]
+            lines.append(f"{r['level']:7} {r['seats_taken']:>5} {r['wins']:>7} {r['win_rate']:>9.1%}   "
+                         f"{low:.1%} - {high:.1%}")
     played = max(s.games, 1)
     lines += ["", f"capped (no result after 10,000 throws): {s.capped} ({s.capped / played:.2%})",
               f"average length: {s.throws / played:.1f} throws" if s.games else "average length: -",
@@ -163,12 +216,111 @@ def summary_text(s: Summary) -> str:
 
 def summary_json(s: Summary) -> dict[str, object]:
     """The summary for machines (schema: refimpl/schemas/output/simulate.schema.json): a win rate as
-    ``{"numerator": wins, "denominator": games, "probability": ...}``, its 95% interval as [low, high]."""
+    ``{"numerator": wins, "denominator": games, "probability": ...}``, its 95% interval as [low, high]; with
+    rotation, a seat's level is null and ``per_level`` gives each level's rows."""
     from .report import fraction
 
     seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
-    out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "seats": seats, "capped": s.capped,
-           "average_throws": s.throws / s.games if s.games else None, "human_record": dict(s.record)}
+    out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "rotate": s.rotate, "seats": seats,
+           "capped": s.capped, "average_throws": s.throws / s.games if s.games else None,
+           "human_record": dict(s.record)}
+    if s.rotate:
+        out["per_level"] = [{**r, "win_rate": fraction(r["wins"], s.games)}  # type: ignore[arg-type]
+                            for r in level_rows(s)]
     if s.interrupted is not None:
         out["interrupted"] = {"signal": s.interrupted[0], "asked": s.interrupted[1]}
     return out
+
+
+CSV_COLUMNS = ("seat", "level", "games", "wins", "win_rate", "ci95_low", "ci95_high", "capped", "average_throws")
+
+
+def summary_csv(s: Summary) -> str:
+    """The summary as CSV: a header, then a row per seat (its level empty when the levels rotate) and, when
+    they rotate, a row per level (its seat empty: the level wherever it sat). ``win_rate`` is wins / games;
+    ``capped`` (games with no result after 10,000 throws) and ``average_throws`` are the run's, repeated on
+    every row so each row stands alone (``average_throws`` empty when no game was played)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    out = csv.writer(buffer, lineterminator="\n")
+    out.writerow(CSV_COLUMNS)
+    tail = [s.capped, repr(s.throws / s.games) if s.games else ""]
+    rows = [(r["seat"], r["level"] or "", r) for r in summary_rows(s)]
+    rows += [("", r["level"], r) for r in level_rows(s)] if s.rotate else []
+    for seat, level, r in rows:
+        low, high = r["ci95"]  # type: ignore[misc]
+        out.writerow([seat, level, s.games, r["wins"], repr(r["win_rate"]), repr(low), repr(high), *tail])
+    return buffer.getvalue()
+
+
+def summary_svg(s: Summary) -> str:
+    """A chart of the summary as a standalone SVG document: a horizontal bar per seat (and, when the levels
+    rotate, per level) for its win rate, a whisker with caps for its 95% interval, the figures written at
+    the end, and a dashed line at an even share (one game in four). Each bar is a ``rect`` of class ``bar``
+    with ``data-seat`` (or ``data-level``), a ``data-win-rate`` and a ``<title>`` tooltip."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from .safetext import xml_safe
+
+    def text(value: object) -> str:
+        return escape(xml_safe(str(value)))
+
+    def attr(value: object) -> str:
+        return quoteattr(xml_safe(str(value)))
+
+    marks = [("seat", str(r["seat"]), f"{r['seat']}" + (f" ({r['level']})" if r["level"] else ""), r)
+             for r in summary_rows(s)]
+    if s.rotate:
+        marks += [("level", str(r["level"]), f"{r['level']}" + (f" x{r['seats_taken']}" if r["seats_taken"] != 1
+                                                                  else "") + " (any seat)", r)
+                  for r in level_rows(s)]
+    top = max([float(r["ci95"][1]) for *_, r in marks] + [1 / len(s.seats)])  # type: ignore[index]
+    scale = min(1.0, math.ceil(top * 10 + 1e-9) / 10)  # the axis ends at the next tenth above every whisker
+    left, width, row, pad_top = 170, 420, 34, 64
+    gap = 26 if s.rotate else 0
+    height = pad_top + row * len(marks) + gap + 56
+    x = lambda p: left + width * p / scale  # noqa: E731
+    title = f"Ludo win rates: {s.games} games, seed {s.seed}" + (", levels rotated through the seats"
+                                                                  if s.rotate else "")
+    if s.interrupted is not None:
+        title += f" (interrupted after {s.games} of {s.interrupted[1]})"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 190}" height="{height}" '
+           f'viewBox="0 0 {left + width + 190} {height}" font-family="sans-serif" font-size="13">',
+           f"<title>{text(title)}</title>",
+           '<rect width="100%" height="100%" fill="#ffffff"/>',
+           f'<text x="{left}" y="24" font-size="15" font-weight="bold">{text(title)}</text>',
+           f'<text x="{left}" y="44" fill="#555555">bar: win rate; whisker: 95% Wilson interval; dashed: an even '
+           f'share ({1 / len(s.seats):.0%})</text>']
+    axis_y = pad_top + row * len(marks) + gap + 6
+    ticks = round(scale * 10)
+    for k in range(ticks + 1):
+        p = k / 10
+        out.append(f'<line x1="{x(p):.1f}" y1="{pad_top - 6}" x2="{x(p):.1f}" y2="{axis_y}" stroke="#e0e0e0"/>')
+        out.append(f'<text x="{x(p):.1f}" y="{axis_y + 16}" text-anchor="middle" fill="#333333">{p:.0%}</text>')
+    out.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#333333"/>')
+    out.append(f'<text x="{left + width / 2}" y="{axis_y + 36}" text-anchor="middle">share of games won</text>')
+    even = x(1 / len(s.seats))
+    out.append(f'<line x1="{even:.1f}" y1="{pad_top - 6}" x2="{even:.1f}" y2="{axis_y}" stroke="#888888" '
+               f'stroke-dasharray="4 3"/>')
+    colours = {"seat": "#4878a8", "level": "#d08a2c"}
+    for i, (kind, key, label, r) in enumerate(marks):
+        y = pad_top + row * i + (gap if kind == "level" else 0)
+        if kind == "level" and marks[i - 1][0] == "seat":
+            out.append(f'<text x="8" y="{y - 8}" font-weight="bold">per level, whatever seat it sat in</text>')
+        rate, (low, high) = float(r["win_rate"]), r["ci95"]  # type: ignore[arg-type, misc]
+        mid = y + row / 2
+        figures = f"{rate:.1%} ({low:.1%} - {high:.1%})"
+        out.append(f'<text x="{left - 10}" y="{mid + 4:.1f}" text-anchor="end">{text(label)}</text>')
+        out.append(f'<rect class="bar" data-{kind}={attr(key)} data-win-rate="{rate!r}" x="{left}" '
+                   f'y="{y + 7}" width="{max(0.0, x(rate) - left):.1f}" height="{row - 14}" '
+                   f'fill="{colours[kind]}"><title>{text(label)}: {text(figures)}, {r["wins"]} of {s.games} '
+                   f'games</title></rect>')
+        out.append(f'<g class="ci95" stroke="#111111" stroke-width="1.5">'
+                   f'<line x1="{x(low):.1f}" y1="{mid:.1f}" x2="{x(high):.1f}" y2="{mid:.1f}"/>'
+                   f'<line x1="{x(low):.1f}" y1="{mid - 6:.1f}" x2="{x(low):.1f}" y2="{mid + 6:.1f}"/>'
+                   f'<line x1="{x(high):.1f}" y1="{mid - 6:.1f}" x2="{x(high):.1f}" y2="{mid + 6:.1f}"/></g>')
+        out.append(f'<text x="{left + width + 10}" y="{mid + 4:.1f}">{text(figures)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
