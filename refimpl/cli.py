@@ -21,6 +21,26 @@ from .replay import MISMATCH, replay as replay_trace
 from .trace import TraceError, load_traces
 
 
+def _echo_text(text: str, color: bool = True) -> None:
+    """A text report on stdout: coloured on a terminal (verdict words and statuses), plain otherwise, with
+    ``--no-color`` or with NO_COLOR set (rich honours it)."""
+    from rich.console import Console
+    from rich.highlighter import RegexHighlighter
+    from rich.theme import Theme
+
+    class Statuses(RegexHighlighter):
+        base_style = "status."
+        highlights = [r"(?P<bad>\b(?:FAILED|BROKE|XPASS|MISMATCH|DOES NOT CONFORM|BUILD BROKE|INTERRUPTED)\b)",
+                      r"(?P<good>\b(?:CONFORMS|conforms)\b)", r"(?P<warn>\b(?:XFAIL|NOT RUN|not run|Warning)\b)"]
+
+    console = Console(highlighter=Statuses(), theme=Theme({"status.bad": "bold red", "status.good": "bold green",
+                                                           "status.warn": "yellow"}), soft_wrap=True)
+    if not color or not console.is_terminal or console.no_color:
+        click.echo(text, nl=False)
+        return
+    console.print(text, end="", markup=False, highlight=True, emoji=False)
+
+
 def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
     click.echo(f"refimpl: {report.printable(message)}", err=True)
     sys.exit(code)
@@ -124,7 +144,8 @@ def games_cmd() -> None:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--ruleset", help="Replay every trace under this ruleset instead of its own.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
+@click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
+def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: bool) -> None:
     """Replay traces (files or folders) against the reference implementation.
 
     Each trace stops at its first mismatch; the report names the step, field path, expected and actual.
@@ -162,7 +183,10 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
         _fail(str(exc))
     if bad:
         _fail(str(BadChecks(bad)))
-    click.echo(report.json_report(results) if fmt == "json" else report.text_report(results), nl=False)
+    if fmt == "json":
+        click.echo(report.json_report(results), nl=False)
+    else:
+        _echo_text(report.text_report(results), color=not no_color)
     sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
 
 
@@ -188,6 +212,7 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str) -> None:
 @click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
               help="Seconds the whole run may take; what has not run by then is reported as not run.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
@@ -205,7 +230,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
-               profile_files: tuple[str, ...]) -> None:
+               profile_files: tuple[str, ...], no_color: bool) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -231,7 +256,10 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
-    click.echo(report.verify_json(result) if fmt == "json" else report.verify_text(result), nl=False)
+    if fmt == "json":
+        click.echo(report.verify_json(result), nl=False)
+    else:
+        _echo_text(report.verify_text(result), color=not no_color)
     _write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
     sys.exit(result.exit_code)
 

@@ -7,7 +7,10 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, Iterable, Sequence
+
+from rich.cells import cell_len
 
 from . import PROTOCOL_VERSION, suite
 from .compare import MISSING, Difference, flatten
@@ -18,7 +21,7 @@ from .games import GAMES
 from .games.base import owners
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
 from .trace import Trace
-from .rules import code_rules, spec_rules
+from .rules import code_rules, first_sentence, rule_lines, spec_rules
 
 
 # The status of one check in a verify run.
@@ -156,6 +159,21 @@ def _code_of(value: Any) -> str | None:
         if isinstance(value, str) else None
 
 
+@cache
+def rule_words(rule: str) -> tuple[str, str, int] | None:
+    """(the rule's whole text, its spec's repository name, the line stating it) for a rule or ruling ID of any
+    game, or None for an ID no spec states."""
+    prefix = rule.split("-", 1)[0]
+    for engine in GAMES.values():
+        if engine.info.rule_prefix == prefix:
+            text = suite.spec_text(engine.info.spec) or ""
+            body = spec_rules(text).get(rule)
+            if body is None:
+                return None
+            return body, engine.info.spec, rule_lines(text).get(rule, 0)
+    return None
+
+
 def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
                 *tagged: Sequence[str]) -> tuple[FieldDiff, ...]:
     """Differences with the rule owning each field: for a rejection or error code, the rules that name the
@@ -268,12 +286,12 @@ def ledger(result: TraceResult) -> str:
         at = next((k for k, s in enumerate(result.steps) if s.number > result.steps[0].number + k), len(cells))
         cells.insert(at, [["..."], [f"{result.omitted} more steps"], [""], ["as expected"]])
     rows = [[["step"], ["action"], ["expected"], ["actual"]]] + cells
-    widths = [max(len(line) for r in rows for line in r[i]) for i in range(3)]
+    widths = [max(cell_len(line) for r in rows for line in r[i]) for i in range(3)]
     lines = [head]
     for row in rows:
         for k in range(max(len(c) for c in row)):
             parts = [(c[k] if k < len(c) else "") for c in row]
-            lines.append(("  " + " | ".join(p.ljust(w) for p, w in zip(parts, widths)) + " | " + parts[3]).rstrip())
+            lines.append(("  " + " | ".join(pad(p, w) for p, w in zip(parts, widths)) + " | " + parts[3]).rstrip())
     fail = result.failure
     if fail is None:
         lines.append(f"  CONFORMS ({result.judged} checks)")
@@ -397,6 +415,11 @@ def _clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[:size - 1] + "…"
 
 
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns as a terminal shows it (a CJK character takes two)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
 def show_value(value: Any, size: int = 48) -> str:
     """A field's value in a report cell: JSON, ``<missing>`` for an absent key, clipped to ``size``."""
     return _clip("<missing>" if value is MISSING else json.dumps(value, ensure_ascii=False,
@@ -407,6 +430,24 @@ SHOWN_FIELDS = 12  # a text report lists this many differing fields of a failure
 
 
 SHOWN_LATER = 3  # later differences of a trace shown in the text report
+SHOWN_ACTIONS = 20  # actions of a legal list's missing or extra part listed in the text report
+
+
+def _legal_lines(f: FieldDiff) -> list[str]:
+    """A legal-list difference in full below the table: what is missing and what is extra, with counts, one
+    action a line (a duplicate is extra)."""
+    missing = f.expected.get("missing") if isinstance(f.expected, dict) else None
+    extra = f.actual.get("extra") if isinstance(f.actual, dict) else None
+    if not isinstance(missing, list) or not isinstance(extra, list):
+        return []
+    lines = []
+    for word, actions in (("missing", missing), ("extra", extra)):
+        if actions:
+            lines.append(f"{f.path} {word} ({len(actions)}):")
+            lines += [f"  {_clip(str(a), 160)}" for a in actions[:SHOWN_ACTIONS]]
+            if len(actions) > SHOWN_ACTIONS:
+                lines.append(f"  ... and {len(actions) - SHOWN_ACTIONS} more (the JSON report lists all)")
+    return lines
 
 
 def failure_lines(failure: Failure) -> list[str]:
@@ -423,11 +464,17 @@ def failure_lines(failure: Failure) -> list[str]:
     for f in failure.fields[:SHOWN_FIELDS]:
         rule = (f.rule or "-") + (" (by the reference)" if f.by_reference else "")
         rows.append((_clip(f.path, 40), show_value(f.expected), show_value(f.actual), rule))
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    widths = [max(cell_len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
-        lines.append(f"{r[0].ljust(widths[0])}  {r[1].ljust(widths[1])} | {r[2].ljust(widths[2])}  {r[3]}".rstrip())
+        lines.append(f"{pad(r[0], widths[0])}  {pad(r[1], widths[1])} | {pad(r[2], widths[2])}  {r[3]}".rstrip())
     if len(failure.fields) > SHOWN_FIELDS:
         lines.append(f"... and {len(failure.fields) - SHOWN_FIELDS} more fields (the JSON and HTML reports list all)")
+    for f in failure.fields[:SHOWN_FIELDS]:
+        lines += _legal_lines(f)
+    for rule in dict.fromkeys(f.rule for f in failure.fields[:SHOWN_FIELDS] if f.rule):
+        found = rule_words(rule)
+        if found is not None:
+            lines.append(_clip(f"{rule} ({found[1]}:{found[2]}): {first_sentence(found[0])}", 200))
     for later in failure.later[:SHOWN_LATER]:
         lines.append("then, judged from the reference's position before the step (resynchronised):")
         lines += ["  " + line for line in failure_lines(replace(later, later=()))]
@@ -491,6 +538,9 @@ def failure_json(failure: Failure | None) -> dict[str, Any] | None:
         "fields": [{"path": f.path, "expected": _value_json(f.expected), "actual": _value_json(f.actual),
                     "expected_missing": f.expected is MISSING, "actual_missing": f.actual is MISSING,
                     "rule": f.rule, "owners": list(f.credited), "see_also": list(f.see_also),
+                    "rule_text": (rule_words(f.rule) or ("",))[0] if f.rule else None,
+                    "spec": (f"{rule_words(f.rule)[1]}:{rule_words(f.rule)[2]}"  # type: ignore[index]
+                             if f.rule and rule_words(f.rule) else None),
                     "source": "reference" if f.by_reference else "trace"} for f in failure.fields],
         "ledger": [dict(row) for row in failure.ledger],
         "views": {"observer": failure.observer, "before": failure.before,

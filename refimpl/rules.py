@@ -50,3 +50,20 @@ def code_rules(text: str) -> dict[str, tuple[str, ...]]:
         for code in dict.fromkeys(_CODE.findall(body)):
             out.setdefault(code, []).append(rule)
     return {code: tuple(rules) for code, rules in out.items()}
+
+
+def first_sentence(text: str) -> str:
+    """A rule's first sentence (its citation and anything after the first full stop left out)."""
+    text = re.sub(r"\s*\*\(.*$", "", text).strip()
+    m = re.match(r"(.+?[.:;])(?:\s|$)", text)
+    return (m.group(1) if m else text).rstrip(":;").rstrip() + ("" if (m and m.group(1).endswith(".")) else ".")
+
+
+def rule_lines(text: str) -> dict[str, int]:
+    """Rule ID -> the 1-based line of the spec that states it."""
+    out: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _RULE_LINE.match(line)
+        if m:
+            out[m.group("id")] = number
+    return out

@@ -72,3 +72,38 @@ def test_tables_print_from_the_data() -> None:
 def test_games_lists_the_registry() -> None:
     out = run("games").output
     assert "beacon-lines" in out and "lantern-quay" in out
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
+    import sys
+    """What a command prints to a terminal (a pseudo-terminal), as bytes decoded."""
+    import os
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, its stdout a terminal
+        os.execve(sys.executable, [sys.executable, "-m", "refimpl", *args], {**os.environ, **env})
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode("utf-8", "replace")
+
+
+def test_the_text_report_is_coloured_on_a_terminal_unless_no_color() -> None:
+    args = ["verify", "--game", "ludo", "-k", "capture", "--no-scenarios", "--quiet"]
+    assert "\x1b[" in _on_a_terminal(args, {})
+    assert "\x1b[" not in _on_a_terminal(args, {"NO_COLOR": "1"})
+    assert "\x1b[" not in _on_a_terminal([*args, "--no-color"], {})
+
+
+def test_text_tables_are_measured_by_display_width() -> None:
+    from refimpl.report import pad
+
+    assert pad("征服王", 8) == "征服王  " and pad("abc", 5) == "abc  "

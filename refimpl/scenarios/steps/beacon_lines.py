@@ -36,7 +36,7 @@ def claim_against_pass(play: Play, faction: str, region: str) -> None:
 @then("the claims were accepted")
 def claims_accepted(play: Play) -> None:
     if isinstance(play.outcome, Rejected):
-        raise AssertionError(f"rejected: {play.outcome.code}: {play.outcome.message}")
+        expect("rejected", play.outcome.code, None, f"the claims were rejected: {play.outcome.message}")
 
 
 @then(regex(r"^the board has exactly the regions: (?P<regions>.+)$"))

@@ -73,7 +73,7 @@ def seeded_throws(play: Play, n: str, level: str, faces: list[int]) -> None:
     for _ in range(int(n)):
         play.act({"type": "roll"})
         if isinstance(play.outcome, Rejected):
-            raise AssertionError(f"a seeded throw was rejected: {play.outcome.code}: {play.outcome.message}")
+            expect("rejected", play.outcome.code, None, f"a seeded throw was rejected: {play.outcome.message}")
         faces.append(play.outcome["last_face"])
         if play.outcome["phase"] == "move":
             play.act({"type": "cpu", "level": level})
