@@ -652,8 +652,13 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
 
     if plot is not None and not plot.lower().endswith(".svg"):
         _fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")
+    logged = True  # stderr is a terminal, or a log: a pipe or a file the process holds
+    try:
+        os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        logged = False  # an in-memory stream (a test's runner): no progress
     bar = None
-    if quiet:
+    if quiet or not logged:
         pass
     elif sys.stderr.isatty():
         def bar(done: int, total: int) -> None:
