@@ -373,7 +373,9 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
               help="Seconds to spend shrinking a finding (the report says when this cut it short).")
 @click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
               help="Seconds a campaign searches (default: 30, or until --examples when that is given).")
-@click.option("--out", default="fuzz-out", show_default=True, help="Folder for the reproducer trace.")
+@click.option("--out", default="fuzz-out", show_default=True,
+              help="Where the reproducer trace goes: a file when it ends with .yaml or .yml (and is no folder), "
+                   "else a folder, where it is GAME-RULESET-seedSEED.yaml.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds the build may take to answer one request.")
 @click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")

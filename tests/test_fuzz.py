@@ -291,3 +291,61 @@ def test_fuzz_searches_for_its_time_budget_and_reports_its_rate(tmp_path: Path,
     doc = report.json()
     assert doc["settings"]["examples"] is None and doc["rate"]["cases_per_second"] > 0
     assert FuzzSettings("ludo").budget == 30.0 and FuzzSettings("ludo", examples=5).budget is None
+
+
+# --- where the reproducer goes, and what of its set-up it keeps ---------------------------------------
+
+def test_out_naming_a_yaml_file_writes_the_reproducer_there(tmp_path: Path) -> None:
+    import json
+
+    found = tmp_path / "found.yaml"
+    proc = refimpl("fuzz", "--impl", build("wrong.py", "second-claim"), "--game", "beacon-lines", "--out",
+                   str(found), "--format", "json", "--shrink-time", "5", "--quiet")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert found.is_file() and json.loads(proc.stdout)["reproducer"] == str(found)
+    assert load_trace(found).game == "beacon-lines" and list(tmp_path.iterdir()) == [found]
+    folder = tmp_path / "old.yml"  # a folder already there stays a folder
+    folder.mkdir()
+    report = fuzz(build("wrong.py", "second-claim"), FuzzSettings("beacon-lines", shrink_time=5), folder)
+    assert report.trace_path == str(folder / "beacon-lines-v1-seed0.yaml")
+    nested = tmp_path / "new" / "case.YML"
+    report = fuzz(build("wrong.py", "second-claim"), FuzzSettings("beacon-lines", shrink_time=5), nested)
+    assert report.trace_path == str(nested) and nested.is_file()
+
+
+def test_the_reproducer_keeps_only_the_set_up_the_divergence_needs(tmp_path: Path) -> None:
+    """Defender-wins-ties is a fault of the tie-break alone: the drawn set-up's terrain, field, turn and the
+    units not in the fight are pruned, and the pruned trace still replays to the same mismatch."""
+    report = fuzz(build("wrong.py", "defender-wins-ties"), FuzzSettings("conquest-king", shrink_time=30), tmp_path)
+    assert report.finding is not None and report.finding.kind == DIVERGES
+    assert report.replays == "replays to the same mismatch"
+    trace = load_trace(report.trace_path)
+    dropped = trace.description.split("pruned of what the divergence does not need: ", 1)[1]
+    assert "terrain" in dropped and "terrain" not in trace.setup, trace.setup
+    assert "units[" in dropped and 2 <= len(trace.setup["units"]) <= 3, trace.setup
+    assert report.finding.case["setup"] == dict(trace.setup)
+
+
+def test_setup_pruning_keeps_a_removal_only_when_the_divergence_stays() -> None:
+    from refimpl.fuzz.cases import Case
+    from refimpl.fuzz.judge import Judged
+    from refimpl.fuzz.reproducer import SetupPruner
+
+    setup = {"terrain": ["...."], "units": [{"id": 1}, {"id": 2}, {"id": 3}], "map": {"fog": ["a", "b"]},
+             "turn": 2}
+
+    def judged(case: Case) -> Judged:
+        return Judged(case, [], [], [], None)
+
+    def diverges(case: Case) -> Judged | None:  # the fault needs unit 2, fog hex b and a turn
+        s = case.setup
+        needed = {"id": 2} in s.get("units", []) and "b" in s.get("map", {}).get("fog", []) and "turn" in s
+        return judged(case) if needed else None
+
+    pruner = SetupPruner(judged(Case("conquest-king", "v1", None, setup)), diverges, lambda: True)
+    assert pruner.run().case.setup == {"units": [{"id": 2}], "map": {"fog": ["b"]}, "turn": 2}
+    assert pruner.dropped == ["terrain", "units[0]", "units[2]", "map.fog[0]"]
+    assert setup["units"] == [{"id": 1}, {"id": 2}, {"id": 3}]  # the case it was given is left as it was
+    tries = iter([True, False])
+    stopped = SetupPruner(judged(Case("conquest-king", "v1", None, setup)), diverges, lambda: next(tries, False))
+    assert stopped.run().case.setup == {k: v for k, v in setup.items() if k != "terrain"}

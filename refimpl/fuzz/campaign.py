@@ -33,7 +33,7 @@ from ..trace import dump_trace, load_trace
 from .cases import Case, CaseShape, Request, draw_case
 from .draw import Draw, same_draws_everywhere
 from .judge import Divergence, Judged, explain, judge
-from .reproducer import reproducer
+from .reproducer import SetupPruner, reproducer, same_divergence
 from .shrink import Shrinker
 
 DIVERGES, BROKE, NONDETERMINISTIC = "diverges", "broke", "nondeterministic"
@@ -405,8 +405,58 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
     return report
 
 
+def reproducer_path(out: str | Path, game: str, ruleset: str, seed: int) -> Path:
+    """Where the reproducer goes: ``out`` itself when it names a YAML file (ends with .yaml or .yml and is
+    not a folder already there), else ``GAME-RULESET-seedSEED.yaml`` in the folder ``out``."""
+    out = Path(out)
+    if out.suffix.lower() in (".yaml", ".yml") and not out.is_dir():
+        return out
+    return out / f"{game}-{ruleset}-seed{seed}.yaml"
+
+
+def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, command: str,
+           started: list[ProtocolDriver]) -> tuple[Judged, list[str]]:
+    """The divergence ``judged`` with its set-up pruned on the build (reproducer.SetupPruner), within what
+    shrinking left of --shrink-time; a build that breaks on a try is started afresh (into ``started``)."""
+    s, finding = report.settings, report.finding
+    assert finding is not None and judged.divergence is not None
+    first = judged.divergence
+    deadline = time.monotonic() + max(0.0, s.shrink_time - finding.shrink_seconds)
+    build = [driver]
+
+    def diverges(case: Case) -> Judged | None:
+        check_stop()
+        try:
+            if not build[0].alive:
+                build[0] = ProtocolDriver(command, s.timeout)
+                started.append(build[0])
+            again = judge(case, build[0], "legal" in build[0].capabilities, full=True)
+        except BuildBroke:
+            build[0].close()
+            return None
+        return again if same_divergence(again.divergence, first) else None
+
+    pruner = SetupPruner(judged, diverges, lambda: time.monotonic() < deadline)
+    try:
+        pruner.run()
+    except KeyboardInterrupt:
+        report.interrupted = acknowledge() or "SIGINT"  # keep what was pruned so far; it is written, unreplayed
+    return pruner.judged, pruner.dropped
+
+
 def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path) -> None:
-    """Judge the finding as verify will, write it as a trace and replay that trace to confirm it."""
+    """Judge the finding as verify will, prune a divergence's set-up, write it as a trace (to ``out``: a
+    .yaml/.yml file, or a folder) and replay that trace to confirm it."""
+    started: list[ProtocolDriver] = []
+    try:
+        _conclude_with(report, driver, command, out, started)
+    finally:
+        for build in started:
+            build.close()
+
+
+def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path,
+                   started: list[ProtocolDriver]) -> None:
     finding = report.finding
     assert finding is not None
     s = report.settings
@@ -417,6 +467,7 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
     if finding.kind == DIVERGES and report.interrupted is None:
         if not driver.alive:
             driver = ProtocolDriver(command, s.timeout)
+            started.append(driver)
         try:
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
         except BuildBroke as exc:
@@ -427,6 +478,10 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
             div = judged.divergence
             case = case.with_steps(case.steps[:div.step])
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
+    dropped: list[str] = []
+    if judged is not None and judged.divergence is not None and finding.kind == DIVERGES:
+        judged, dropped = _prune(report, judged, driver, command, started)
+        case = judged.case
     if judged is None or judged.divergence is None:
         judged = judge(case, ReferenceDriver(), True, full=True)  # the reference's answers, for the trace
         if finding.kind == DIVERGES and report.interrupted is None:
@@ -440,10 +495,12 @@ def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Pat
                    + (f" --jobs {s.jobs}" if s.jobs > 1 else "")
                    + f", shrunk from {finding.first_steps} to {len(case.steps)} "
                    f"steps. Expectations are the reference's whole answers.")
+    if dropped:
+        description += f" The set-up was pruned of what the divergence does not need: {', '.join(dropped)}."
     if finding.kind == BROKE:
         description += f" The build broke on it: {finding.cause}."
     doc = reproducer(judged, title[:200], description)
-    path = out / f"{s.game}-{report.ruleset}-seed{s.seed}.yaml"
+    path = reproducer_path(out, s.game, report.ruleset, s.seed)
     write_file(path, dump_trace(doc).encode("utf-8"))
     report.trace_path = str(path)
     finding.case = case.json()

@@ -1,14 +1,94 @@
 """A judged case written as an ordinary trace: every step with the reference's whole answer (its full
 view, each player's view in games with hidden information, its rejection or error code), so the trace
-replays to the same mismatch under ``verify --traces`` with or without the oracle."""
+replays to the same mismatch under ``verify --traces`` with or without the oracle.
+
+Before it is written, a divergence's set-up is pruned (``SetupPruner``): a drawn set-up holds far more
+than the fault needs (every unit, animal, feed and fog hex of the position). Each top-level key of the
+set-up is tried without it, then each element of every list in it (a top-level list such as Conquest
+King's ``units`` or Black Fog's ``animals`` and ``feed``, or a list one level down such as the hexes of
+Black Fog's ``map``), in order; a removal is kept when the case, with the same steps, still diverges the
+same way on the build: at the same step, in the same probe (the answer, a player's view, a legal list)
+and at the same field path. A removal the game refuses (the start becomes a bad set-up) is not kept, as
+the build then refuses it too, or diverges elsewhere. Pruning shares the finding's ``--shrink-time``:
+it gets what shrinking left of it, and what it has pruned when time runs out (or on Ctrl-C/SIGTERM) is
+kept. The trace's description names the parts dropped.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Callable, Iterator
 
 from ..driver import Refused, Rejected
 from ..games import GAMES, JSON
-from .judge import Judged
+from .cases import Case
+from .judge import Divergence, Judged
+
+Diverges = Callable[[Case], "Judged | None"]  # the case judged on the build, when it diverges the same way
+
+
+def same_divergence(found: Divergence | None, first: Divergence) -> bool:
+    """Whether ``found`` is the divergence ``first`` again: the same step, probe and field path."""
+    return found is not None and found.step == first.step and found.probe.kind == first.probe.kind \
+        and found.probe.observer == first.probe.observer and found.difference.path == first.difference.path
+
+
+def _lists(setup: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+    """The key paths of the lists in ``setup``: at the top level, and one level down in a mapping."""
+    for key, value in setup.items():
+        if isinstance(value, list):
+            yield (key,)
+        elif isinstance(value, dict):
+            for inner, item in value.items():
+                if isinstance(item, list):
+                    yield key, inner
+
+
+def _at(setup: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        setup = setup[key]
+    return setup
+
+
+class SetupPruner:
+    """Prune ``judged``'s set-up (see the module docstring): ``run`` leaves in ``judged`` the case with as
+    little of its set-up as still gives the same divergence, and in ``dropped`` the parts dropped in words
+    (``fog``, ``units[2]``: an element by its place in the list as first given). ``diverges`` judges a
+    candidate on the build; ``time_left`` is asked before each try. When ``run`` is interrupted (Ctrl-C,
+    SIGTERM), ``judged`` and ``dropped`` hold what was kept so far."""
+
+    def __init__(self, judged: Judged, diverges: Diverges, time_left: Callable[[], bool]) -> None:
+        self.judged, self.diverges, self.time_left = judged, diverges, time_left
+        self.dropped: list[str] = []
+
+    def _attempt(self, setup: dict[str, Any]) -> bool:
+        if not self.time_left():
+            return False
+        case = self.judged.case
+        found = self.diverges(case.with_steps(case.steps, setup=setup))
+        if found is None:
+            return False
+        self.judged = found
+        return True
+
+    def run(self) -> Judged:
+        setup = self.judged.case.setup
+        if not isinstance(setup, dict) or not setup:
+            return self.judged
+        for key in list(setup):
+            if self._attempt({k: v for k, v in self.judged.case.setup.items() if k != key}):
+                self.dropped.append(key)
+        for path in list(_lists(self.judged.case.setup)):
+            original, i = 0, 0  # the element's place in the list as first given, and its place now
+            while i < len(_at(self.judged.case.setup, path)):
+                smaller = copy.deepcopy(self.judged.case.setup)
+                del _at(smaller, path)[i]
+                if self._attempt(smaller):
+                    self.dropped.append(f"{'.'.join(path)}[{original}]")
+                else:
+                    i += 1
+                original += 1
+        return self.judged
 
 
 def reproducer(judged: Judged, title: str, description: str) -> dict[str, Any]:
