@@ -71,16 +71,42 @@ def badges(report: Report) -> dict[str, dict[str, Any]]:
     return out
 
 
+HEX = {"brightgreen": "#4c1", "red": "#e05d44", "orange": "#fe7d37", "lightgrey": "#9f9f9f", "blue": "#007ec6"}
+
+
+def svg(doc: dict[str, Any]) -> str:
+    """A badge drawn locally (for a private repository, where Shields cannot read the JSON): the label on grey,
+    the message on the badge's colour, text widths estimated at 6.5 px a character (7 for wide ones)."""
+    from xml.sax.saxutils import escape
+
+    from rich.cells import cell_len
+
+    label, message = str(doc["label"]), str(doc["message"])
+    lw, mw = 10 + int(6.5 * cell_len(label)), 10 + int(6.5 * cell_len(message))
+    colour = HEX.get(str(doc["color"]), "#9f9f9f")
+    text = f"{label}: {message}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + mw}" height="20" role="img" '
+            f'aria-label="{escape(text, {chr(34): "&quot;"})}"><title>{escape(text)}</title>'
+            f'<rect width="{lw}" height="20" fill="#555"/><rect x="{lw}" width="{mw}" height="20" fill="{colour}"/>'
+            f'<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">'
+            f'<text x="{lw / 2}" y="14">{escape(label)}</text><text x="{lw + mw / 2}" y="14">{escape(message)}</text>'
+            f'</g></svg>\n')
+
+
 def folder(path: str | Path) -> OwnedFolder:
     """The badge folder: the kit writes ``<game>.json``, ``all.json`` and ``kit.json`` there and replaces only
     the badges it wrote itself (refimpl/files.py)."""
-    names = {f"{g}.json" for g in GAMES} | {f"{ALL}.json", f"{KIT}.json", "protocol.json"}
+    stems = set(GAMES) | {ALL, KIT, "protocol"}
+    names = {f"{stem}.{ext}" for stem in stems for ext in ("json", "svg")}
     return OwnedFolder(path, "badges", names.__contains__)
 
 
 def write_badges(report: Report, path: str | Path) -> list[Path]:
-    """Write ``<folder>/<game>.json`` per game, ``<folder>/all.json`` and ``<folder>/kit.json``, creating the
-    folder, and remove the badges an earlier run wrote there that this one does not; the paths. Raises
+    """Write ``<folder>/<game>.json`` per game, ``<folder>/all.json`` and ``<folder>/kit.json`` (and each as an
+    SVG beside it), creating the folder, and remove the badges an earlier run wrote there that this one does not; the paths. Raises
     OSError, and refuses a folder holding a file of a badge's name that the kit did not write."""
-    return folder(path).replace_all((f"{name}.json", (json.dumps(doc, ensure_ascii=True) + "\n").encode())
-                                    for name, doc in badges(report).items())
+    files = []
+    for name, doc in badges(report).items():
+        files.append((f"{name}.json", (json.dumps(doc, ensure_ascii=True) + "\n").encode()))
+        files.append((f"{name}.svg", svg(doc).encode("utf-8")))
+    return folder(path).replace_all(files)

@@ -213,7 +213,12 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: 
               help="Seconds the whole run may take; what has not run by then is reported as not run.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
+              help="github: one workflow annotation a failure (under GitHub Actions they follow the text report "
+                   "anyway).")
+@click.option("--list", "list_only", is_flag=True, help="Print the checks that would run, with their rules, and exit.")
+@click.option("--write-expect-fail", "record_path", type=click.Path(dir_okay=False),
+              help="Write this run's failures as an expect-fail file here (reasons: recorded, not reviewed).")
 @click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
               help="Also write the JSON report (as --format json prints it) here.")
@@ -230,7 +235,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
-               profile_files: tuple[str, ...], no_color: bool) -> None:
+               profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -240,6 +245,22 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     from .processes import scope
     from .verify import VerifyError, verify
 
+    if list_only:
+        from .verify import list_checks
+
+        try:
+            found = list_checks(list(trace_paths) or None, None, list(games) or None, list(rulesets) or None,
+                                keyword, not no_scenarios, perft_depth)
+        except (TraceError, VerifyError, BadChecks) as exc:
+            _fail(str(exc))
+        if fmt == "json":
+            click.echo(json.dumps([{"kind": k, "game": g, "name": n, "rules": list(r)} for k, g, n, r in found],
+                                  indent=1, ensure_ascii=True))
+        else:
+            click.echo("".join(f"{k:9} {n} [{', '.join(r)}]\n" for k, _g, n, r in found)
+                       + f"{len(found)} checks (a build with its own random source also gets checks of its own "
+                         f"chance)")
+        return
     if command is None:
         command = f"{shlex.quote(sys.executable)} -m refimpl serve"
     _check_report_paths(badge_dir, transcript_dir)
@@ -256,12 +277,80 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
+    from . import runs
+
     if fmt == "json":
         click.echo(report.verify_json(result), nl=False)
+    elif fmt == "github":
+        click.echo(runs.annotations(result), nl=False)
     else:
         _echo_text(report.verify_text(result), color=not no_color)
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            click.echo(runs.annotations(result), nl=False)
     _write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as out:  # GitHub's file, appended to as it asks
+                out.write(runs.markdown(result))
+        except OSError as exc:
+            click.echo(f"refimpl: cannot append the step summary to {summary}: {yamlsafe.os_reason(exc)}", err=True)
+    if record_path:
+        from .verify import write_expect_fail
+
+        try:
+            n = write_expect_fail(result, record_path)
+        except OSError as exc:
+            _fail(f"cannot write {record_path}: {yamlsafe.os_reason(exc)}")
+        click.echo(f"wrote {n} expect-fail entries to {record_path} (recorded, not reviewed)", err=True)
     sys.exit(result.exit_code)
+
+
+@main.command("report")
+@click.argument("path", metavar="FILE.json")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "html", "json", "github"]), default="text",
+              show_default=True)
+@click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
+def report_cmd(path: str, fmt: str, no_color: bool) -> None:
+    """Render a saved verify report (verify --json FILE) again: as text, markdown, HTML, JSON or GitHub
+    annotations. Exit: the saved run's own code (0 it conformed, 1 it did not, 3 the build broke), 2 a file
+    that is no such report."""
+    from . import html_report, runs
+
+    try:
+        saved = runs.load_report(path)
+    except runs.SavedReportError as exc:
+        _fail(str(exc))
+    render = {"text": report.verify_text, "markdown": runs.markdown, "html": html_report.render,
+              "json": report.verify_json, "github": runs.annotations}[fmt]
+    if fmt == "text":
+        _echo_text(render(saved), color=not no_color)
+    else:
+        click.echo(render(saved), nl=False)
+    sys.exit(saved.exit_code if saved.exit_code in (Exit.CONFORMS, Exit.DOES_NOT_CONFORM, Exit.BUILD_BROKE)
+             else Exit.DOES_NOT_CONFORM)
+
+
+@main.command("diff")
+@click.argument("old", metavar="OLD.json")
+@click.argument("new", metavar="NEW.json")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def diff_cmd(old: str, new: str, fmt: str) -> None:
+    """Compare two saved verify reports: the regressions (a check that passed, or failed as expected, now fails,
+    breaks or passes unexpectedly), the fixes, the checks new and gone. Exit 1 when there is a regression, 0
+    otherwise, 2 for a file that is no such report."""
+    from . import runs
+
+    try:
+        before, after = runs.load_report(old), runs.load_report(new)
+    except runs.SavedReportError as exc:
+        _fail(str(exc))
+    changes = runs.diff(before, after)
+    if fmt == "json":
+        click.echo(json.dumps({k: [vars(c) for c in v] for k, v in changes.items()}, indent=1, ensure_ascii=True))
+    else:
+        click.echo(runs.diff_text(changes, before, after), nl=False)
+    sys.exit(Exit.DOES_NOT_CONFORM if changes["regressions"] else Exit.CONFORMS)
 
 
 def _write_text(path: str | Path, text: str) -> None:

@@ -88,6 +88,9 @@ class Check:
     reason: str = ""  # why it was expected to fail
     failure: Failure | None = None
     transcript: tuple[dict[str, Any], ...] = ()  # the raw exchanges of a failing check (verify --transcript)
+    file: str = ""  # the trace or feature file, as reports name it
+    line: int | None = None  # the scenario's line (a trace: None, its file is the place)
+    seconds: float = 0.0  # how long the check took, as the run saw it (pipelined traces share their batch's)
 
     @property
     def credited(self) -> tuple[str, ...]:
@@ -580,7 +583,13 @@ def junit_xml(report: Report) -> str:
                                       skipped=str(sum(c.status in (SKIPPED, XFAIL) for c in checks)))
         properties(suite_element)
         for c in checks:
-            case = ET.SubElement(suite_element, "testcase", classname=f"{game}.{kind}", name=c.name)
+            case = ET.SubElement(suite_element, "testcase", classname=f"{game}.{kind}", name=c.name,
+                                 time=f"{c.seconds:.3f}")
+            where = c.failure if c.failure is not None and c.failure.file else c
+            if where.file:
+                case.set("file", where.file)
+            if where.line:
+                case.set("line", str(where.line))
             ET.SubElement(ET.SubElement(case, "properties"), "property", name="rules", value=" ".join(c.rules))
             if c.status == FAILED:
                 text = "\n".join(failure_lines(c.failure)) if c.failure is not None else c.detail

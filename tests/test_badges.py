@@ -91,10 +91,19 @@ def test_messages_and_colours() -> None:
 def test_write_badges_creates_the_folder_and_writes_one_file_per_badge(tmp_path: Path) -> None:
     folder = tmp_path / "reports" / "badges"
     paths = write_badges(CASES["failed"], folder)
-    assert sorted(p.name for p in paths) == ["all.json", "beacon-lines.json", "kit.json", "ludo.json"]
+    stems = ["all", "beacon-lines", "kit", "ludo"]
+    assert sorted(p.name for p in paths) == sorted(f"{s}.{e}" for s in stems for e in ("json", "svg"))
     assert sorted(p for p in folder.iterdir() if p.name != ".refimpl-files") == sorted(paths)
     for path in paths:
-        assert json.loads(path.read_text(encoding="ascii")) == badges(CASES["failed"])[path.stem]
+        doc = badges(CASES["failed"])[path.stem]
+        if path.suffix == ".json":
+            assert json.loads(path.read_text(encoding="ascii")) == doc
+        else:  # the same badge drawn locally: parses, says the label and message
+            import xml.etree.ElementTree as ET
+
+            root = ET.fromstring(path.read_text(encoding="utf-8"))
+            texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+            assert texts == [doc["label"], doc["message"]]
 
 
 def test_badges_of_a_real_verify_run_on_the_reference() -> None:

@@ -120,8 +120,8 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in out.iterdir()) == [".refimpl-files", "README.md"]  # nothing failed now
-    assert sorted(p.name for p in badges.iterdir()) == [".refimpl-files", "all.json", "kit.json", "ludo.json",
-                                                        "mine.json", "notes.txt"]
+    assert sorted(p.name for p in badges.iterdir()) == [".refimpl-files", "all.json", "all.svg", "kit.json", "kit.svg",
+                                                        "ludo.json", "ludo.svg", "mine.json", "notes.txt"]
 
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:

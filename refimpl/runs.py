@@ -1,0 +1,188 @@
+"""Runs saved and compared: a verify report read back from its JSON (``refimpl report``), two runs compared
+(``refimpl diff``), and what CI shows of a run (a markdown step summary, GitHub workflow annotations)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import yamlsafe
+from .compare import MISSING
+from .driver import BuildBroke
+from .files import read_bytes
+from .report import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
+                     first_sentence, rule_words, show_value)
+
+_STATUS = {s.replace("-", "_"): s for s in STATUSES}
+LIMIT = 256 << 20  # bytes of a saved report the kit reads
+
+
+class SavedReportError(Exception):
+    """A file that is not a verify report the kit can read (exit 2)."""
+
+
+def load_report(path: str | Path) -> Report:
+    """A verify JSON report (``verify --json FILE``) read back. Raises SavedReportError naming the file."""
+    try:
+        doc = json.loads(read_bytes(path, LIMIT))
+    except OSError as exc:
+        raise SavedReportError(f"{path}: cannot read: {yamlsafe.os_reason(exc)}") from None
+    except ValueError as exc:
+        raise SavedReportError(f"{path}: not JSON: {exc}") from None
+    try:
+        return report_from_json(doc)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SavedReportError(f"{path}: not a refimpl verify report ({type(exc).__name__}: {exc})") from None
+
+
+def _failure(doc: Mapping[str, Any] | None) -> Failure | None:
+    if doc is None:
+        return None
+    fields = tuple(FieldDiff(f["path"], MISSING if f.get("expected_missing") else f["expected"],
+                             MISSING if f.get("actual_missing") else f["actual"], f["rule"], tuple(f["see_also"]),
+                             f.get("source") == "reference", tuple(f.get("owners") or ()))
+                   for f in doc["fields"])
+    views = doc.get("views") or {}
+    return Failure(doc["file"], doc["line"], doc["step"], doc["action"], doc["request"], doc["asked"], fields,
+                   doc["message"], tuple(doc.get("ledger") or ()), views.get("before"), views.get("expected"),
+                   views.get("actual"), views.get("observer"),
+                   tuple(f for f in (_failure(x) for x in doc.get("later") or ()) if f is not None))
+
+
+def report_from_json(doc: Mapping[str, Any]) -> Report:
+    """The Report a verify JSON document describes (its exit code and matrix follow from its checks)."""
+    report = Report(doc["command"], doc["build"])
+    report.kit = dict(doc["kit"])
+    report.profiles = list(doc.get("profiles") or [])
+    broke = doc.get("broke_at_start")
+    if broke is not None:
+        report.broke_at_start = BuildBroke(broke["cause"], broke["message"], broke.get("stderr", ""))
+    report.checks = [Check(c["kind"], c["game"], c["name"], tuple(c["rules"]), _STATUS[c["status"]], c["detail"],
+                           c["ruleset"], c["stderr"], c["reason"], _failure(c["failure"]))
+                     for c in doc["checks"]]
+    report.warnings = list(doc.get("warnings") or [])
+    report.explicit_chance = bool(doc.get("explicit_chance"))
+    report.stopped = doc.get("stopped") or ""
+    report.interrupted = doc.get("interrupted") or ""
+    return report
+
+
+# --- two runs compared --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    kind: str
+    game: str
+    name: str
+    before: str | None  # None: the check did not run in the old report
+    after: str | None  # None: not in the new report
+
+
+GOOD = (PASSED, XFAIL)
+
+
+def diff(old: Report, new: Report) -> dict[str, list[Change]]:
+    """The checks that got worse (``regressions``: passed or expected before, failed, broke or xpass now), got
+    better (``fixes``), appeared or disappeared, by (kind, name)."""
+    before = {(c.kind, c.name): c for c in old.checks}
+    after = {(c.kind, c.name): c for c in new.checks}
+    out: dict[str, list[Change]] = {"regressions": [], "fixes": [], "new": [], "gone": []}
+    for key in sorted(set(before) | set(after)):
+        b, a = before.get(key), after.get(key)
+        change = Change(key[0], (a or b).game, key[1], b.status if b else None, a.status if a else None)  # type: ignore[union-attr]
+        if b is None:
+            out["new"].append(change)
+            if a is not None and a.status in (FAILED, BROKE, XPASS):
+                out["regressions"].append(change)
+        elif a is None:
+            out["gone"].append(change)
+        elif b.status in GOOD and a.status in (FAILED, BROKE, XPASS):
+            out["regressions"].append(change)
+        elif b.status in (FAILED, BROKE, XPASS) and a.status in GOOD:
+            out["fixes"].append(change)
+    return out
+
+
+def diff_text(changes: Mapping[str, list[Change]], old: Report, new: Report) -> str:
+    lines = [f"old: {VERDICTS[old.exit_code]} ({old.kit.get('version')}, suite {old.kit.get('suite')}); "
+             f"new: {VERDICTS[new.exit_code]} ({new.kit.get('version')}, suite {new.kit.get('suite')})"]
+    for word in ("regressions", "fixes", "new", "gone"):
+        items = changes[word]
+        lines.append(f"{word}: {len(items)}")
+        lines += [f"  {c.kind} {c.name}: {c.before or '-'} -> {c.after or '-'}" for c in items]
+    return "\n".join(lines) + "\n"
+
+
+# --- what CI shows ------------------------------------------------------------------------------------------
+
+SUMMARY_FAILURES = 10  # failures named in a markdown summary
+
+
+def markdown(report: Report) -> str:
+    """A run as markdown (the GitHub step summary, ``refimpl report --format markdown``): the verdict, the
+    kit and build, a table per game, and the first failures with their rules."""
+    verdict = VERDICTS[report.exit_code]
+    lines = [f"### refimpl verify: {verdict.replace('_', ' ')}", "",
+             f"Build `{report.build or '?'}` judged by {report.kit.get('name')} {report.kit.get('version')} "
+             f"(suite {report.kit.get('suite')})", ""]
+    for p in report.profiles:
+        lines.append(f"Profile **{p['name']}** for {p['game']}: "
+                     + (", ".join(f"`{c['field']}` {c['default']} → {c['value']}" for c in p["changed"])
+                        or "the defaults"))
+    if report.broke_at_start is not None:
+        lines += [f"**The build did not start:** {report.broke_at_start}", ""]
+    games = sorted({c.game for c in report.checks})
+    if games:
+        lines += ["| game | " + " | ".join(STATUSES) + " |", "|---|" + "---|" * len(STATUSES)]
+        for game in games:
+            mine = [c for c in report.checks if c.game == game]
+            lines.append(f"| {game} | " + " | ".join(str(sum(c.status == s for c in mine)) for s in STATUSES) + " |")
+        lines.append("")
+    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    for c in bad[:SUMMARY_FAILURES]:
+        rules = ", ".join(c.credited) or "-"
+        lines.append(f"- **{c.status}** {c.kind} `{c.name}` [{rules}]")
+        f = c.failure
+        if f is not None:
+            lines.append(f"  - at `{f.where}`" + (f" step {f.step}" if f.step is not None else "") + f": {f.action}")
+            for field_ in f.fields[:3]:
+                lines.append(f"  - `{field_.path}`: expected `{show_value(field_.expected)}`, got "
+                             f"`{show_value(field_.actual)}` ({field_.rule or '-'})")
+            for rule in dict.fromkeys(x.rule for x in f.fields[:3] if x.rule):
+                found = rule_words(rule)
+                if found:
+                    lines.append(f"  - {rule}: {first_sentence(found[0])}")
+        elif c.detail:
+            lines.append(f"  - {c.detail.splitlines()[0][:300]}")
+    if len(bad) > SUMMARY_FAILURES:
+        lines.append(f"- ... and {len(bad) - SUMMARY_FAILURES} more (the reports list all)")
+    return "\n".join(lines) + "\n"
+
+
+def _escape(text: str, prop: bool = False) -> str:
+    """GitHub's escaping of a workflow command's message (and property values)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
+def annotations(report: Report) -> str:
+    """One GitHub workflow annotation (``::error file=F,line=L,title=T::message``) per failure, broken check and
+    xpass: GitHub shows them on the run and on the file."""
+    out = []
+    for c in report.checks:
+        if c.status not in (FAILED, BROKE, XPASS):
+            continue
+        f = c.failure
+        where = ""
+        if f is not None and f.file:
+            where = f"file={_escape(f.file, True)}" + (f",line={f.line}" if f.line else "")
+        title = _escape(f"{c.status} {c.kind} {c.name} [{', '.join(c.credited)}]", True)
+        message = f.message if f is not None and f.message else c.detail
+        out.append(f"::error {where + ',' if where else ''}title={title}::{_escape(message or c.status)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+__all__ = ["Change", "SavedReportError", "annotations", "diff", "diff_text", "load_report", "markdown",
+           "report_from_json"]
