@@ -3,7 +3,10 @@
 The HTML report draws the position before and after a failing step, and ``refimpl show`` draws any step
 of a trace. A picture is drawn from whatever a build answered, so drawing never raises: what a drawer
 cannot read is listed as text under the board. ``marks`` are the field paths that differ (``pieces.human[2]``,
-``scores.red``): the drawer outlines what they name on the board and lists the others beside it.
+``scores.red``): the drawer outlines what they name on the board and lists the others beside it. Given the
+position ``before`` the step, a drawer also draws what the step moved (in the MOVE colour: where a piece stood,
+an arrow to where it stands, a frame around what changed). Every board labels its places by what the views call
+them (``class="coord"``: squares, tiles, regions, slots).
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from ..safetext import bounded, xml_safe
-from .svg import fallback, safely
+from .svg import captions_apart, fallback, safely
 
-Drawer = Callable[[Mapping[str, Any], frozenset[str]], str]
+Drawer = Callable[..., str]  # (view, marks) or (view, marks, before) -> an <svg> element
 
 
 def _drawers() -> dict[str, Drawer]:
@@ -23,15 +26,18 @@ def _drawers() -> dict[str, Drawer]:
             "conquest-king": conquest_king.draw, "black-fog": black_fog.draw}
 
 
-def draw(game: str, view: Any, marks: Iterable[str] = (), title: str = "") -> str:
-    """An ``<svg>`` element (a string) picturing ``view`` of ``game``, with ``marks`` outlined.
-    Never raises: an unknown game or a view a drawer cannot read gives a picture listing its fields."""
+def draw(game: str, view: Any, marks: Iterable[str] = (), title: str = "", before: Any = None) -> str:
+    """An ``<svg>`` element (a string) picturing ``view`` of ``game``, with ``marks`` outlined and, given the
+    position ``before`` the step (a view), what the step moved. Never raises: an unknown game or a view a drawer
+    cannot read gives a picture listing its fields."""
     drawer = _drawers().get(game)
     marked = frozenset(marks)
     view = bounded(view)  # a build's answer may be nested or sized past any use in a picture
     if drawer is None or not isinstance(view, Mapping):
         return xml_safe(fallback(view, marked, title))
-    return xml_safe(safely(drawer, view, marked, title))  # whatever a drawer let through: no control, no surrogate
+    before = bounded(before) if isinstance(before, Mapping) else None
+    # whatever a drawer let through: no control, no surrogate
+    return xml_safe(safely(drawer, view, marked, title, before))
 
 
-__all__ = ["draw"]
+__all__ = ["captions_apart", "draw"]

@@ -1,5 +1,6 @@
 """Beacon Lines as a picture: the seven-region map with its ten routes, each region's control and markers,
-the scores, the round and the result."""
+the scores, the round and the result. Each region carries its ID (what views and claims call it); drawn with the
+position before a step, each region, score or counter the step changed is framed."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from .lantern_quay import field_notes, short, tagged, whole
-from .svg import MARK, caption, esc, is_marked, svg
+from .svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, moved_tint, svg
 
 WIDTH, BOX_W, BOX_H = 680, 160, 100
 FACTIONS = ("red", "blue")
@@ -56,8 +57,19 @@ def _tokens(x: float, y: float, region: str, faction: str, count: Any, marks: fr
     return "".join(out) + "</g>"
 
 
-def _region(region: Mapping[str, Any], view: Mapping[str, Any], marks: frozenset[str], notes: list[str]) -> str:
-    """One region: a box tinted by its controller, its name, value and control, and its markers."""
+def _moved(region: str, view: Mapping[str, Any], before: Mapping[str, Any] | None) -> bool:
+    """True when the step changed the region's control or markers."""
+    if before is None:
+        return False
+    def at(v: Mapping[str, Any], field: str) -> Any:
+        return v.get(field, {}).get(region) if isinstance(v.get(field), Mapping) else None
+    return any(at(before, f) != at(view, f) for f in ("control", "markers"))
+
+
+def _region(region: Mapping[str, Any], view: Mapping[str, Any], marks: frozenset[str], notes: list[str],
+            before: Mapping[str, Any] | None = None) -> str:
+    """One region: a box tinted by its controller, its name, value and control, and its markers (framed in
+    the move colour when the step changed them)."""
     rid = region["id"]
     cx, cy = PLACE[rid]
     x, y = cx - BOX_W / 2, cy - BOX_H / 2
@@ -82,6 +94,9 @@ def _region(region: Mapping[str, Any], view: Mapping[str, Any], marks: frozenset
            f'fill="#444">{esc(region["kind"])}, worth {"?" if value is None else value}</text>'),
            (f'<text x="{cx:.0f}" y="{y + 48:.0f}" font-size="11" text-anchor="middle" font-family="sans-serif" '
            f'fill="#444">{esc(held)}</text>')]
+    out.append(coord(x + 4, y - 4, rid, 11, "start", "#555"))
+    if _moved(rid, view, before):
+        out.append(moved_halo(x - 10, y - 10, BOX_W + 20, BOX_H + 20, 16))
     if is_marked(path, marks):  # a dashed halo too: a Home's own outline is already red
         out.append(f'<rect x="{x - 6:.0f}" y="{y - 6:.0f}" width="{BOX_W + 12}" height="{BOX_H + 12}" rx="14" '
                    f'fill="none" stroke="{MARK}" stroke-width="3" stroke-dasharray="8 4"/>')
@@ -99,11 +114,13 @@ def _region(region: Mapping[str, Any], view: Mapping[str, Any], marks: frozenset
     return "".join(out)
 
 
-def _header(view: Mapping[str, Any], marks: frozenset[str]) -> str:
+def _header(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None = None) -> str:
     """Ruleset, round and result as text, and each faction's score as a badge, over the map."""
     def text(x: float, y: float, words: str, path: str, size: int = 15) -> str:
         fill, weight = (MARK, "bold") if is_marked(path, marks) else ("#222", "normal")
-        return (f'<text x="{x}" y="{y}" font-size="{size}" font-family="sans-serif" fill="{fill}" '
+        tint = moved_tint(x - 3, y - size, len(words) * size * .55 + 6, size + 5) if changed(before, view, path) \
+            else ""
+        return tint + (f'<text x="{x}" y="{y}" font-size="{size}" font-family="sans-serif" fill="{fill}" '
                 f'font-weight="{weight}"{tagged(path, marks)}>{esc(words)}</text>')
 
     scores = view.get("scores") if isinstance(view.get("scores"), Mapping) else {}
@@ -115,6 +132,9 @@ def _header(view: Mapping[str, Any], marks: frozenset[str]) -> str:
         path, x = f"scores.{faction}", 12 + i * 112
         stroke = (f'stroke="{MARK}" stroke-width="3" stroke-dasharray="6 3"' if is_marked(path, marks)
                   else f'stroke="{INK[faction]}"')
+        then = before.get("scores") if before is not None else None
+        if isinstance(then, Mapping) and then.get(faction) != scores.get(faction):
+            out.append(moved_halo(x - 4, 29, 112, 32, 7))
         out.append(f'<g{tagged(path, marks)}><rect x="{x}" y="33" width="104" height="24" rx="5" '
                    f'fill="{TINT[faction]}" {stroke}/><text x="{x + 8}" y="51" font-size="15" font-weight="bold" '
                    f'font-family="sans-serif" fill="{INK[faction]}">'
@@ -122,19 +142,20 @@ def _header(view: Mapping[str, Any], marks: frozenset[str]) -> str:
     return "".join(out)
 
 
-def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
-    """The map with every region's control and markers, the routes between them, and the score line."""
+def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None = None) -> str:
+    """The map with every region's control and markers, the routes between them, and the score line; given
+    the position ``before`` the step, what the step changed."""
     notes: list[str] = [] if isinstance(view, Mapping) else [f"view: {short(view, 60)} (not an object)"]
     view = view if isinstance(view, Mapping) else {}
     board = _board()
     rule = board["rulesets"].get(view.get("ruleset")) if isinstance(view.get("ruleset"), str) else None
     if rule:
         notes.append(f"ruleset {view['ruleset']}: {rule['summary']}")
-    parts = [f'<rect width="{WIDTH}" height="100%" fill="#fbfaf6"/>', _header(view, marks)]
+    parts = [f'<rect width="{WIDTH}" height="100%" fill="#fbfaf6"/>', _header(view, marks, before)]
     for a, b in board["edges"]:
         (x1, y1), (x2, y2) = PLACE[a], PLACE[b]
         parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#9a9488" stroke-width="3"/>')
-    parts.extend(_region(region, view, marks, notes) for region in board["regions"])
+    parts.extend(_region(region, view, marks, notes, before) for region in board["regions"])
     for field, known in (("markers", PLACE), ("control", PLACE), ("scores", FACTIONS)):
         value = view.get(field)
         if isinstance(value, Mapping):

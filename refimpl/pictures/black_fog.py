@@ -1,17 +1,20 @@
 """Black Fog and the Apple Trees drawn from a state view: the hex map (flat-topped, axial ``"q,r"``, the house
 in the middle, up at the top) with water, apple trees, withered trees, fog and feed tokens; keepers and wild
-animals on their tiles; every keeper and animal listed beside the map; round, phase, pending and score above."""
+animals on their tiles; every keeper and animal listed beside the map; round, phase, pending and score above.
+Each tile carries its ``q,r``; drawn with the position before a step, each keeper or animal that moved has an
+arrow from the tile it left, and tiles that became (or stopped being) fog, feed or withered are framed."""
 
 from __future__ import annotations
 
 import math
 import re
 from itertools import islice
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..games.black_fog.hexes import distance, ring
-from .boardparts import Segment, as_int, clean, differs, field_rows, field_text, notes, outline, path_attrs, show
-from .svg import MARK, esc, is_marked, svg
+from .boardparts import (Segment, as_int, changes, clean, differs, field_rows, field_text, notes, outline, path_attrs,
+                         show)
+from .svg import MARK, MOVE, arrow, coord, esc, ghost_ring, is_marked, moved_halo, svg
 
 Hex = tuple[int, int]
 TILE = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})\Z")
@@ -99,9 +102,11 @@ def _layers(g: _Map, tiles: dict[str, list[Any]], marks: frozenset[str], lines: 
     return "".join(out)
 
 
-def _occupants(g: _Map, view: Mapping[str, Any], marks: frozenset[str], lines: list[str]) -> str:
+def _occupants(g: _Map, view: Mapping[str, Any], marks: frozenset[str], lines: list[str],
+               spots: dict[str, tuple[float, float, float]] | None = None) -> str:
     """Keepers (squares) and wild animals (circles) on their tiles, several on a tile set around its centre;
-    the animal the game waits for (``pending.animal``) ringed."""
+    the animal the game waits for (``pending.animal``) ringed. ``spots`` gets each piece's path, centre and
+    half size."""
     pending = view.get("pending")
     moving = pending.get("animal") if isinstance(pending, Mapping) else None
     found: dict[Hex, list[tuple[str, str, Mapping[str, Any]]]] = {}
@@ -140,6 +145,8 @@ def _occupants(g: _Map, view: Mapping[str, Any], marks: frozenset[str], lines: l
                               'stroke-width="2.5"/>')
             if is_marked(path, marks):
                 shape += outline(x - box, y - box, 2 * box, 2 * box)
+            if spots is not None:
+                spots[path] = (x, y, box)
             out.append(f'<g{path_attrs(path, marks)}><title>{esc(clean(name, 20))} at {esc(show(piece.get("at")))}'
                        f'</title>{shape}</g>')
         if len(here) > 7:
@@ -171,7 +178,44 @@ def _pending(g: _Map, pending: Any, marks: frozenset[str]) -> tuple[str, Segment
                           "pending")
 
 
-def _panel(view: Mapping[str, Any], x: float, marks: frozenset[str]) -> tuple[str, float]:
+def _moves(g: _Map, view: Mapping[str, Any], before: Mapping[str, Any] | None,
+           spots: dict[str, tuple[float, float, float]]) -> tuple[str, str]:
+    """What the step did, from the position ``before`` it: a dashed ring on the tile a keeper or animal left
+    and an arrow from it, a frame around one that changed; a solid frame on a tile that became fog, feed,
+    water, apple or withered, a dashed one on a tile that stopped being one. Returns what goes under the pieces
+    and what goes over them."""
+    if before is None:
+        return "", ""
+    under, over = [], []
+    was, now = _tiles(before), _tiles(view)
+    for name in LAYERS:
+        old = {h for h in map(_tile, was[name]) if h is not None and g.on(h)}
+        new = {h for h in map(_tile, now[name]) if h is not None and g.on(h)}
+        for h in sorted(new - old):
+            under.append(g.hexagon(h, f'class="moved" fill="none" stroke="{MOVE}" stroke-width="3.5"', .86))
+        for h in sorted(old - new):
+            under.append(g.hexagon(h, f'class="moved" fill="none" stroke="{MOVE}" stroke-width="2.5" '
+                                      'stroke-dasharray="4 3"', .86))
+    for group in ("keepers", "animals"):
+        then, pieces = before.get(group), view.get(group)
+        if not isinstance(then, Mapping) or not isinstance(pieces, Mapping):
+            continue
+        for name, piece in islice(pieces.items(), MAX_TILES):
+            path, prev = f"{group}.{name}", then.get(name)
+            if path not in spots or prev == piece:
+                continue
+            x, y, box = spots[path]
+            over.append(moved_halo(x - box - 3, y - box - 3, 2 * box + 6, 2 * box + 6, box))
+            h = _tile(prev.get("at")) if isinstance(prev, Mapping) else None
+            if h is not None and g.on(h) and isinstance(piece, Mapping) and h != _tile(piece.get("at")):
+                ox, oy = g.centre(h)
+                under.append(ghost_ring(ox, oy, g.size * .42))
+                over.append(arrow(ox, oy, x, y, box + 2))
+    return "".join(under), "".join(over)
+
+
+def _panel(view: Mapping[str, Any], x: float, marks: frozenset[str],
+           moved: Callable[[str], bool] = lambda path: False) -> tuple[str, float]:
     """Every keeper and animal as a line beside the map; returns the SVG and its bottom."""
     lines: list[tuple[str, str | None]] = []
     for group in ("keepers", "animals"):
@@ -190,12 +234,14 @@ def _panel(view: Mapping[str, Any], x: float, marks: frozenset[str]) -> tuple[st
             lines.append((clean(text, 34), f"{group}.{name}"))
         if isinstance(pieces, Mapping) and len(pieces) > MAX_LINES:
             lines.append((f"... {len(pieces) - MAX_LINES} more", None))
-    svg_lines = "".join(field_text(x, TOP + 14 + 16 * k, t, p, marks) for k, (t, p) in enumerate(lines))
+    svg_lines = "".join(field_text(x, TOP + 14 + 16 * k, t, p, marks, p is not None and moved(p))
+                        for k, (t, p) in enumerate(lines))
     return svg_lines, TOP + 16 * len(lines)
 
 
-def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
-    """The picture of one Black Fog view, the marked paths outlined and listed."""
+def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None = None) -> str:
+    """The picture of one Black Fog view, the marked paths outlined and listed; given the position ``before``
+    the step, what the step moved."""
     tiles = _tiles(view)
     far = [distance(h) for h in map(_tile, (t for ts in tiles.values() for t in ts)) if h is not None]
     g = _Map(max([RADIUS] + [d for d in far if d <= MAX_RADIUS]))
@@ -208,16 +254,22 @@ def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
                  f'<text x="{hx:.1f}" y="{hy - g.size * .45:.1f}" font-size="{g.size * .3:.1f}" text-anchor="middle" '
                  'font-weight="bold">H</text>')
     board.append(_layers(g, tiles, marks, lines))
+    label = max(7.0, g.size * .3)
+    board += [coord(x, y + g.size * .8, f"{h[0]},{h[1]}", label, fill="#556")
+              for n in range(1, g.radius + 2) for h in ring(n) for x, y in [g.centre(h)]]
     waiting, pending_text = _pending(g, view.get("pending"), marks)
-    panel, panel_bottom = _panel(view, g.width + 4, marks)
-    board += [_occupants(g, view, marks, lines), waiting, panel]
+    panel, panel_bottom = _panel(view, g.width + 4, marks, changes(before, view))
+    spots: dict[str, tuple[float, float, float]] = {}
+    pieces = _occupants(g, view, marks, lines, spots)
+    under, over = _moves(g, view, before, spots)
+    board += [under, pieces, over, waiting, panel]
     score = view.get("score") if isinstance(view.get("score"), Mapping) else {}
     head, head_bottom = field_rows(
         [[(f"seed {show(view.get('seed'))}", "seed"), (f"round {show(view.get('round'))}", "round"),
           (f"phase {show(view.get('phase'))}", "phase"), (f"draws {show(view.get('draws'))}", "draws"), pending_text],
          [("score:", None)] + [(f"{key.replace('_', ' ')} {show(score.get(key))}", f"score.{key}")
                                for key in ("saved", "species_bonus", "lost_keepers", "lost_animals", "total")]],
-        -4, width, marks)
+        -4, width, marks, changes(before, view))
     for name in ("map", "keepers", "animals", "score"):
         if not isinstance(view.get(name), Mapping):
             lines.append(f"{name}: {show(view.get(name))} (not an object)")

@@ -5,15 +5,37 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable, Mapping
 
-from .svg import MARK, caption, esc, is_marked
+from .svg import MARK, caption, esc, is_marked, moved_tint
 
 CHAR_W = 7.2  # the width of one character of 12 px monospace
 MAX_MARKS = 40  # "differs:" lines under a board; the rest are counted
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 Segment = tuple[str, "str | None"]  # a piece of text and the field path it shows (None: plain text)
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_ABSENT = object()
+
+
+def value_at(view: Any, path: str) -> Any:
+    """The value ``path`` (``deployment.gaias``, ``units[3].at``) names in ``view`` (a marker object when
+    there is none)."""
+    for name, index in _STEP.findall(path):
+        if name and isinstance(view, Mapping) and name in view:
+            view = view[name]
+        elif index and isinstance(view, list) and int(index) < len(view):
+            view = view[int(index)]
+        else:
+            return _ABSENT
+    return view
+
+
+def changes(before: Mapping[str, Any] | None, view: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Whether the step changed the value at a path: always False without the position ``before`` it."""
+    if before is None:
+        return lambda path: False
+    return lambda path: value_at(before, path) != value_at(view, path)
 
 
 def clean(text: str, limit: int = 100) -> str:
@@ -50,20 +72,24 @@ def outline(x: float, y: float, w: float, h: float, stroke: float = 3.0) -> str:
             f'stroke-width="{stroke}"/>')
 
 
-def field_text(x: float, y: float, text: str, path: str | None, marks: frozenset[str]) -> str:
-    """One label; with a path it is that field's element, outlined in the mark colour when it differs."""
+def field_text(x: float, y: float, text: str, path: str | None, marks: frozenset[str], moved: bool = False) -> str:
+    """One label; with a path it is that field's element, outlined in the mark colour when it differs (and
+    tinted when the step changed it)."""
     text = clean(text)
     plain = f'<text x="{x:.1f}" y="{y:.1f}" font-size="12" font-family="monospace"'
     if path is None:
         return f'{plain} fill="#222">{esc(text)}</text>'
     marked = is_marked(path, marks)
+    tint = moved_tint(x - 3, y - 12, len(text) * CHAR_W + 6, 16) if moved else ""
     box = outline(x - 3, y - 12, len(text) * CHAR_W + 6, 16, 2.5) if marked else ""
     colour = MARK if marked else "#222"
-    return f'<g{path_attrs(path, marks)}>{box}{plain} fill="{colour}">{esc(text)}</text></g>'
+    return f'{tint}<g{path_attrs(path, marks)}>{box}{plain} fill="{colour}">{esc(text)}</text></g>'
 
 
-def field_rows(rows: list[list[Segment]], y: float, width: float, marks: frozenset[str]) -> tuple[str, float]:
-    """Rows of labels from ``y``, wrapped at ``width``; returns the SVG and the new bottom."""
+def field_rows(rows: list[list[Segment]], y: float, width: float, marks: frozenset[str],
+               moved: Callable[[str], bool] = lambda path: False) -> tuple[str, float]:
+    """Rows of labels from ``y``, wrapped at ``width`` (a label whose path ``moved`` tinted); returns the SVG
+    and the new bottom."""
     out = []
     for row in rows:
         y += 18
@@ -72,7 +98,7 @@ def field_rows(rows: list[list[Segment]], y: float, width: float, marks: frozens
             w = len(clean(text)) * CHAR_W
             if x > 6 and x + w > width - 6:
                 y, x = y + 18, 6.0
-            out.append(field_text(x, y, text, path, marks))
+            out.append(field_text(x, y, text, path, marks, path is not None and moved(path)))
             x += w + 12
     return "".join(out), y + 4
 

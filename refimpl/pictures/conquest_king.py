@@ -7,8 +7,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Mapping
 
-from .boardparts import Segment, as_int, clean, differs, field_rows, notes, outline, path_attrs, show
-from .svg import MARK, esc, is_marked, svg
+from .boardparts import Segment, as_int, changes, clean, differs, field_rows, notes, outline, path_attrs, show
+from .svg import MARK, MOVE, arrow, coord, esc, is_marked, moved_halo, svg
 
 MAX_SIDE = 40  # cells a side at most: a build's 10^9-cell map is drawn clipped
 MAX_UNITS = 400
@@ -44,8 +44,8 @@ def _square(at: Any) -> tuple[int, int] | None:
 
 def _grid(terrain: list[str], cols: int, rows: int, c: float, marks: frozenset[str]) -> str:
     """Each row of ``terrain`` a group of cells (its letter in the corner), with the row and column numbers."""
-    out = [f'<text x="{LEFT + (x + .5) * c:.1f}" y="{TOP - 4}" font-size="10" text-anchor="middle">{x}</text>'
-           for x in range(cols)]
+    size = min(12.0, max(8.0, c * .34))
+    out = [coord(LEFT + (x + .5) * c, TOP - 4, str(x), size) for x in range(cols)]
     for y in range(rows):
         line, cells, top = terrain[y] if y < len(terrain) else "", [], TOP + y * c
         for x in range(cols):
@@ -58,8 +58,7 @@ def _grid(terrain: list[str], cols: int, rows: int, c: float, marks: frozenset[s
         if y < len(terrain) and is_marked(f"terrain[{y}]", marks):
             cells.append(outline(LEFT - 1, top, cols * c + 2, c))
         attrs = path_attrs(f"terrain[{y}]", marks) if y < len(terrain) else ""
-        out.append(f'<g{attrs}>{"".join(cells)}</g><text x="{LEFT - 4}" y="{top + c * .6:.1f}" font-size="10" '
-                   f'text-anchor="end">{y}</text>')
+        out.append(f'<g{attrs}>{"".join(cells)}</g>' + coord(LEFT - 4, top + c * .6, str(y), size, "end"))
     return "".join(out)
 
 
@@ -85,12 +84,18 @@ def _zones(phase: Any, cols: int, rows: int, c: float, hidden_side: str | None) 
     return "".join(out)
 
 
+def _box(x: int, y: int, slot: tuple[int, int], c: float) -> tuple[float, float, float]:
+    """The left, top and side of a unit token on square (x, y); ``slot`` (index, count) shares the square."""
+    k, n = slot
+    s = c / (1 if n == 1 else 2)
+    return LEFT + x * c + (k % 2) * s * (n > 1), TOP + y * c + (k // 2 % 2) * s * (n > 2), s
+
+
 def _unit(i: int, u: Mapping[str, Any], x: int, y: int, slot: tuple[int, int], c: float,
           marks: frozenset[str]) -> str:
     """A unit token; ``slot`` (index, count) shares a cell when several units stand on it."""
-    (k, n), kind, uid, facing = slot, u.get("kind"), u.get("id"), u.get("facing")
-    s = c / (1 if n == 1 else 2)
-    ox, oy = LEFT + x * c + (k % 2) * s * (n > 1), TOP + y * c + (k // 2 % 2) * s * (n > 2)
+    kind, uid, facing = u.get("kind"), u.get("id"), u.get("facing")
+    ox, oy, s = _box(x, y, slot, c)
     hidden, ambush, moved = (u.get(f) is True for f in ("hidden", "ambush", "moved"))
     label = KIND.get(kind, show(kind, 2)) if isinstance(kind, str) else "?"
     number = uid.rpartition("-")[2] if isinstance(uid, str) and not uid.endswith("-king") else ""
@@ -137,10 +142,49 @@ def _fight(fight: Any, label: str, path: str) -> list[Segment]:
     return [(words, path)]
 
 
+def _moves(units: list[Any], drawn: dict[int, tuple[float, float, float]], before: Mapping[str, Any] | None,
+           same_eyes: bool, cols: int, rows: int, c: float) -> tuple[str, str]:
+    """What the step did to the units, from the position ``before`` it (matched by unit id): a dashed square
+    where a moved unit stood and an arrow from it, a frame around a unit that changed or appeared, and a
+    crossed square where a unit stood that is gone (only when both views are seen by the same eyes: a unit a
+    side's view leaves out is not gone). Returns what goes under the tokens and what goes over them."""
+    old = before.get("units") if before is not None else None
+    if not isinstance(old, list):
+        return "", ""
+    was = {u.get("id"): u for u in old[:MAX_UNITS] if isinstance(u, Mapping) and isinstance(u.get("id"), str)}
+    under, over, seen = [], [], set()
+    for i, (ox, oy, s) in drawn.items():
+        u = units[i]
+        uid = u.get("id")
+        seen.add(uid)
+        prev = was.get(uid)
+        if prev == u or (prev is not None and not same_eyes and {**prev, "hidden": None} == {**u, "hidden": None}):
+            continue  # (what one side sees of a unit may say "hidden" where the whole state does not)
+        over.append(moved_halo(ox - 1, oy - 1, s + 2, s + 2))
+        sq = _square(prev.get("at")) if prev is not None else None
+        if prev is not None and sq is not None and sq != _square(u.get("at")) and 0 <= sq[0] < cols and 0 <= sq[1] < rows:
+            px, py = LEFT + sq[0] * c, TOP + sq[1] * c
+            under.append(f'<rect class="moved" x="{px + 3:.1f}" y="{py + 3:.1f}" width="{c - 6:.1f}" '
+                         f'height="{c - 6:.1f}" rx="4" fill="none" stroke="{MOVE}" stroke-width="2.5" '
+                         f'stroke-dasharray="5 3"/>')
+            over.append(arrow(px + c / 2, py + c / 2, ox + s / 2, oy + s / 2, s * .3))
+    for uid, prev in was.items() if same_eyes else ():
+        sq = _square(prev.get("at"))
+        if uid not in seen and sq is not None and 0 <= sq[0] < cols and 0 <= sq[1] < rows:
+            px, py = LEFT + sq[0] * c, TOP + sq[1] * c
+            under.append(f'<g class="moved"><title>{esc(show(uid))} gone</title><rect x="{px + 3:.1f}" '
+                         f'y="{py + 3:.1f}" width="{c - 6:.1f}" height="{c - 6:.1f}" rx="4" fill="none" '
+                         f'stroke="{MOVE}" stroke-width="2.5" stroke-dasharray="5 3"/><path d="M{px + 8:.1f} '
+                         f'{py + 8:.1f} L{px + c - 8:.1f} {py + c - 8:.1f} M{px + c - 8:.1f} {py + 8:.1f} L{px + 8:.1f} '
+                         f'{py + c - 8:.1f}" stroke="{MOVE}" stroke-width="2.5"/></g>')
+    return "".join(under), "".join(over)
+
+
 def _units(units: list[Any], cols: int, rows: int, c: float,
-           marks: frozenset[str]) -> tuple[str, list[str], dict[str, tuple[float, float]]]:
-    """The unit tokens, notes on units not drawn, and where each unit id stands (for the combat lines)."""
-    out, lines, on_cell, centre = [], [], {}, {}  # type: ignore[var-annotated]
+           marks: frozenset[str]) -> tuple[str, list[str], dict[str, tuple[float, float]], dict[int, Any]]:
+    """The unit tokens, notes on units not drawn, where each unit id stands (for the combat lines) and each
+    drawn unit's token box (for what the step moved)."""
+    out, lines, on_cell, centre, boxes = [], [], {}, {}, {}  # type: ignore[var-annotated]
     for i, u in enumerate(units):
         sq = _square(u.get("at")) if isinstance(u, Mapping) else None
         if sq and 0 <= sq[0] < cols and 0 <= sq[1] < rows:
@@ -151,9 +195,10 @@ def _units(units: list[Any], cols: int, rows: int, c: float,
         for k, i in enumerate(idx[:4]):
             out.append(_unit(i, units[i], x, y, (k, min(len(idx), 4)), c, marks))
             centre[str(units[i].get("id"))] = (LEFT + (x + .5) * c, TOP + (y + .5) * c)
+            boxes[i] = _box(x, y, (k, min(len(idx), 4)), c)
         if len(idx) > 4:
             lines.append(f"{len(idx) - 4} more units on {x},{y} not drawn")
-    return "".join(out), lines, centre
+    return "".join(out), lines, centre, boxes
 
 
 def _arrows(fight: Any, centre: Mapping[str, tuple[float, float]], marks: frozenset[str]) -> str:
@@ -197,8 +242,9 @@ def _result(result: Any) -> str:
     return f"result: {'none' if result is None else show(result)}"
 
 
-def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
-    """The picture of one Conquest King view, the marked paths outlined and listed."""
+def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None = None) -> str:
+    """The picture of one Conquest King view, the marked paths outlined and listed; given the position
+    ``before`` the step, what the step moved."""
     raw_terrain, raw_units = view.get("terrain"), view.get("units")
     terrain = [r if isinstance(r, str) else "" for r in raw_terrain[:MAX_SIDE]] if isinstance(raw_terrain, list) else []
     units = raw_units[:MAX_UNITS] if isinstance(raw_units, list) else []
@@ -209,13 +255,16 @@ def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
     observer, phase = view.get("observer"), view.get("phase")
     seen_by_side = isinstance(observer, str) and observer in SIDE_COLOUR
     hidden_side = next((s for s in SIDE_COLOUR if seen_by_side and s != observer), None)
+    moved = lambda path, changed=changes(before, view): path != "observer" and changed(path)  # noqa: E731
     head, head_bottom = field_rows([[(f"observer {show(observer)}", "observer"), (f"phase {show(phase)}", "phase"),
                            (f"turn {show(view.get('turn'))}", "turn"), (f"{show(view.get('side'))} to play", "side"),
-                           (_result(view.get("result")), "result")]], 0, width, marks)
-    tokens, lines, centre = _units(units, cols, rows, c, marks)
-    text, y = field_rows(_texts(view, hidden_side), TOP + rows * c + 4, width, marks)
-    body = [head, _grid(terrain, cols, rows, c, marks), _zones(phase, cols, rows, c, hidden_side), tokens,
-            _arrows(view.get("combat"), centre, marks), text]
+                           (_result(view.get("result")), "result")]], 0, width, marks, moved)
+    tokens, lines, centre, boxes = _units(units, cols, rows, c, marks)
+    same_eyes = before is not None and before.get("observer") == observer
+    under, over = _moves(units, boxes, before, same_eyes, cols, rows, c)
+    text, y = field_rows(_texts(view, hidden_side), TOP + rows * c + 4, width, marks, moved)
+    body = [head, _grid(terrain, cols, rows, c, marks), _zones(phase, cols, rows, c, hidden_side), under, tokens,
+            over, _arrows(view.get("combat"), centre, marks), text]
     if hidden_side:
         lines.append(f"{hidden_side}'s placements are hidden from {observer} while deploying" if phase == "deploy"
                      else f"{hidden_side}'s hidden ambush, if any, is not in {observer}'s view")

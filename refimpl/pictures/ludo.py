@@ -1,5 +1,8 @@
 """Ludo as a picture: the cross-shaped board (the 52-square loop, each seat's yard, home column and goal) with
-every piece at its position in its seat's colour, and a panel with the turn, phase, roll and counters."""
+every piece at its position in its seat's colour, and a panel with the turn, phase, roll and counters. The loop
+squares carry their numbers (the human seat's steps; a seat's step n is square 13 * seat + n) and each home
+column its steps (51-56); drawn with the position before a step, each piece that moved has an arrow from where
+it stood."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import math
 from typing import Any, Mapping
 
 from .lantern_quay import die, field_notes, short, tagged, whole
-from .svg import MARK, caption, esc, is_marked, svg
+from .svg import MARK, arrow, caption, changed, coord, esc, ghost_ring, is_marked, moved_halo, moved_tint, svg
 
 C, X0, Y0 = 36, 10, 10  # cell size and the board's top-left corner (the board is 15 x 15 cells)
 PANEL_X, WIDTH = 566, 750
@@ -86,8 +89,10 @@ def _board(turn: Any, marks: frozenset[str]) -> str:
                        f'height="{6 * C - 6}" fill="none" stroke="{stroke}" stroke-width="5" '
                        f'stroke-dasharray="10 5"'
                        f'{tagged("turn", marks)}/>')
-        for cell in COLUMN:
+        for step, cell in enumerate(COLUMN, 51):
             out.append(_rect(_turned(cell, k), LIGHT[seat]))
+            x, y = _px(_turned(cell, k))
+            out.append(coord(x, y + 4, str(step), 10, fill="#777"))
         out.append(_rect(_turned(GOAL, k), COLOUR[seat]))
     out.append(_rect((7, 7), "#fff"))
     out.append(f'<text x="{_px((7, 7))[0]:.0f}" y="{_px((7, 7))[1] + 4:.0f}" font-size="10" text-anchor="middle" '
@@ -98,8 +103,7 @@ def _board(turn: Any, marks: frozenset[str]) -> str:
         out.append(_rect(_square(number), LIGHT[SEATS[seat]] if offset == 0 else "#fff"))
         if offset == 8:
             out.append(_star(x, y, C * 0.38))
-        out.append(f'<text x="{x - C / 2 + 2:.0f}" y="{y - C / 2 + 8:.0f}" font-size="7" fill="#999" '
-                   f'font-family="sans-serif">{number}</text>')
+        out.append(coord(x - C / 2 + 2, y - C / 2 + 11, str(number), 11, "start", "#555"))
     return "".join(out)
 
 
@@ -113,25 +117,33 @@ def _spots(centre: tuple[float, float], n: int, size: float) -> list[tuple[float
              min(step * 0.44, C * 0.36)) for i in range(n)]
 
 
-def _piece(x: float, y: float, r: float, seat: str, index: int, marks: frozenset[str]) -> str:
+def _piece(x: float, y: float, r: float, seat: str, index: int, step: Any, marks: frozenset[str]) -> str:
     """One piece: a disc of its seat's colour with its number, outlined when its path differs."""
     path = f"pieces.{seat}[{index}]"
     stroke = f'stroke="{MARK}" stroke-width="3"' if is_marked(path, marks) else 'stroke="#fff" stroke-width="1.5"'
-    return (f'<g data-kind="piece"{tagged(path, marks)}><circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
+    n, k = whole(step), SEATS.index(seat)
+    where = "in the yard" if n == -1 else "home" if n == 57 else \
+        f"step {n} (square {(13 * k + n) % 52})" if n is not None and 0 <= n <= 50 else f"step {short(step)}"
+    return (f'<g data-kind="piece"{tagged(path, marks)}><title>{esc(path)}: {esc(where)}</title>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
             f'fill="{COLOUR[seat]}" {stroke}/><text x="{x:.1f}" y="{y + r * 0.38:.1f}" font-size="{r:.0f}" '
             f'fill="#fff" text-anchor="middle" font-family="sans-serif">{index}</text></g>')
 
 
-def _pieces(view: Mapping[str, Any], marks: frozenset[str], notes: list[str]) -> str:
-    """Every piece the view places on the board; what cannot be placed goes to ``notes``."""
+Spot = tuple[float, float, float]  # a piece's centre and radius
+
+
+def _place(view: Mapping[str, Any], notes: list[str]) -> dict[tuple[str, int], tuple[Spot, Any]]:
+    """Where each piece the view places on the board is drawn (seat, index) -> (spot, step); what cannot be
+    placed goes to ``notes``."""
     pieces = view.get("pieces")
     if not isinstance(pieces, Mapping):
         if "pieces" in view:
             notes.append(f"pieces: {short(pieces, 40)} (not an object)")
-        return ""
+        return {}
     notes.extend(f"pieces.{short(s)}: not a seat" for s in pieces if s not in SEATS)
     on_cell: dict[tuple[float, float], list[tuple[str, int]]] = {}
-    out = []
+    out: dict[tuple[str, int], tuple[Spot, Any]] = {}
     for k, seat in enumerate(SEATS):
         steps = pieces.get(seat, "missing")
         if not isinstance(steps, list):
@@ -145,22 +157,42 @@ def _pieces(view: Mapping[str, Any], marks: frozenset[str], notes: list[str]) ->
             n = whole(step)
             cell = None if n is None else _cell(k, n)
             if n == -1:
-                out.append(_piece(*yard[i], seat, i, marks))
+                out[(seat, i)] = (yard[i], step)
             elif cell is None:
                 notes.append(f"pieces.{seat}[{i}]: {short(step)} (not on the board)")
             else:
                 on_cell.setdefault(cell, []).append((seat, i))
     for cell, group in on_cell.items():
-        for (x, y, r), (seat, i) in zip(_spots(_px(cell), len(group), C * 0.92), group):
-            out.append(_piece(x, y, r, seat, i, marks))
-    return "".join(out)
+        for spot, (seat, i) in zip(_spots(_px(cell), len(group), C * 0.92), group):
+            out[(seat, i)] = (spot, pieces[seat][i])
+    return out
 
 
-def _panel(view: Mapping[str, Any], marks: frozenset[str]) -> str:
-    """The turn, phase, roll, sixes, last face, counters and result, one field a row."""
+def _pieces(view: Mapping[str, Any], marks: frozenset[str], notes: list[str],
+            before: Mapping[str, Any] | None) -> str:
+    """Every piece the view places on the board and, with the position ``before``, where each piece that
+    moved stood (a dashed ring) and an arrow from there."""
+    placed = _place(view, notes)
+    old = _place(before, []) if before is not None else {}
+    ghosts, arrows, out, halos = [], [], [], []
+    for (seat, i), ((x, y, r), step) in placed.items():
+        was = old.get((seat, i))
+        if was is not None and was[1] != step:
+            (ox, oy, orad) = was[0]
+            ghosts.append(ghost_ring(ox, oy, orad))
+            arrows.append(arrow(ox, oy, x, y, orad + 1))
+            halos.append(moved_halo(x - r - 4, y - r - 4, 2 * r + 8, 2 * r + 8, r + 4))
+        out.append(_piece(x, y, r, seat, i, step, marks))
+    return "".join(ghosts + arrows + out + halos)
+
+
+def _panel(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None) -> str:
+    """The turn, phase, roll, sixes, last face, counters and result, one field a row (a row the step changed
+    tinted, given the position ``before`` it)."""
     def row(y: float, label: str, value: Any, path: str) -> str:
         fill, weight = (MARK, "bold") if is_marked(path, marks) else ("#222", "normal")
-        return (f'<text x="{PANEL_X}" y="{y}" font-size="14" font-family="sans-serif" fill="{fill}" '
+        tint = moved_tint(PANEL_X - 4, y - 15, 176, 20) if changed(before, view, path) else ""
+        return tint + (f'<text x="{PANEL_X}" y="{y}" font-size="14" font-family="sans-serif" fill="{fill}" '
                 f'font-weight="{weight}"{tagged(path, marks)}>{esc(label)}: {esc(short(value, 14))}</text>')
 
     turn, result = view.get("turn"), view.get("result", "?")
@@ -186,14 +218,15 @@ def _panel(view: Mapping[str, Any], marks: frozenset[str]) -> str:
     return "".join(out)
 
 
-def draw(view: Mapping[str, Any], marks: frozenset[str]) -> str:
-    """The board with every piece, the panel of counters beside it, and notes and marks under it."""
+def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, Any] | None = None) -> str:
+    """The board with every piece, the panel of counters beside it, and notes and marks under it; given the
+    position ``before`` the step, what the step moved."""
     notes: list[str] = [] if isinstance(view, Mapping) else [f"view: {short(view, 60)} (not an object)"]
     view = view if isinstance(view, Mapping) else {}
     turn = view.get("turn")
     if "turn" in view and not (isinstance(turn, str) and turn in SEATS):
         notes.append(f"turn: {short(turn)} (not a seat)")
-    parts = [_board(turn, marks), _pieces(view, marks, notes), _panel(view, marks)]
+    parts = [_board(turn, marks), _pieces(view, marks, notes, before), _panel(view, marks, before)]
     notes.extend(field_notes(view, FIELDS))
     extra, bottom = caption(notes + [f"differs: {m}" for m in sorted(marks)], Y0 + 15 * C, WIDTH)
     return svg(WIDTH, bottom + 8, "".join(parts) + extra)
