@@ -436,6 +436,21 @@ SHOWN_LATER = 3  # later differences of a trace shown in the text report
 SHOWN_ACTIONS = 20  # actions of a legal list's missing or extra part listed in the text report
 
 
+def list_change(expected: Any, actual: Any) -> str | None:
+    """For two lists of different lengths, what one has and the other lacks (each element counted), pointed
+    at in words: ``missing "3,-2"; extra "4,-2", "4,-3"``; None for anything else."""
+    if not isinstance(expected, list) or not isinstance(actual, list) or len(expected) == len(actual):
+        return None
+    key = lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
+    ours, theirs = Counter(map(key, expected)), Counter(map(key, actual))
+    parts = []
+    for word, items in (("missing", ours - theirs), ("extra", theirs - ours)):
+        if items:
+            shown = list(items.elements())
+            parts.append(f"{word} {', '.join(shown[:8])}" + (f" and {len(shown) - 8} more" if len(shown) > 8 else ""))
+    return "; ".join(parts) or "the same elements, repeated otherwise"
+
+
 def _legal_lines(f: FieldDiff) -> list[str]:
     """A legal-list difference in full below the table: what is missing and what is extra, with counts, one
     action a line (a duplicate is extra)."""
@@ -474,6 +489,9 @@ def failure_lines(failure: Failure) -> list[str]:
         lines.append(f"... and {len(failure.fields) - SHOWN_FIELDS} more fields (the JSON and HTML reports list all)")
     for f in failure.fields[:SHOWN_FIELDS]:
         lines += _legal_lines(f)
+        change = list_change(f.expected, f.actual)
+        if change is not None:
+            lines.append(_clip(f"{f.path}: {change}", 300))
     for rule in dict.fromkeys(f.rule for f in failure.fields[:SHOWN_FIELDS] if f.rule):
         found = rule_words(rule)
         if found is not None:
