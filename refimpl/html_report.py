@@ -1,78 +1,252 @@
 """``verify --html``: the report as one self-contained HTML page (no network, no script), to read offline or
-attach to a CI run: the verdict and build on top, the conformance matrix per game and rule, then each
-failure with the request sent, every differing field, its ledger up to the failing step and pictures of
-the position before and after that step (expected and actual, what differs outlined)."""
+attach to a CI run. It opens on the problem: the verdict, the build, the kit, the profiles and the counts on
+top with a linked list of every failure, broken check and unexpected pass; then each of them in full (the
+request sent, every differing field with the whole text of the rule that owns it, a legal list's missing and
+extra actions in full, the expected and actual positions side by side with what differs outlined and what the
+step moved drawn, the later differences of the trace); then the conformance matrix, a game whose checks all
+passed folded.
+
+The page is rendered by Jinja2 from ``refimpl/templates`` with autoescaping on: every value (a build's name,
+stderr and answers among them) reaches the page escaped and made printable (``_finalize``); only the pictures
+(``refimpl.pictures``, which escape what they draw) and the rule texts (escaped, then given their code spans)
+are marked safe."""
 
 from __future__ import annotations
 
 import json
-from html import escape
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, Iterable
 
-from . import pictures
-from .compare import every_whole_difference
-from .report import (BROKE, FAILED, KINDS, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, Report, VERDICTS,
-                     printable, show_value, snake)
+import jinja2
+from markupsafe import Markup, escape
 
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}
-h1{font-size:1.4em;margin:.2em 0}.verdict{padding:.4em .8em;border-radius:4px;display:inline-block;color:#fff}
-.conforms{background:#2e7d32}.does_not_conform{background:#c62828}.build_broke{background:#ef6c00}
-.interrupted{background:#616161}table{border-collapse:collapse;margin:.5em 0}
-td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.zero{color:#bbb}
-td.failed.hit,td.broke.hit,td.xpass.hit{background:#ffcdd2}td.xfail.hit{background:#fff3cd}
-td.passed.hit{background:#e8f5e9}tr.total td{font-weight:bold;border-top:2px solid #888}
-tr.kind td{font-style:italic}code,pre{font-family:ui-monospace,monospace;font-size:12px}
-pre{background:#f6f6f6;padding:.4em;white-space:pre-wrap;max-height:20em;overflow:auto}
-section.problem{border-left:4px solid #c62828;padding:.2em 1em;margin:1em 0}
-section.problem.broke{border-color:#ef6c00}.pictures{display:flex;flex-wrap:wrap;gap:1em}
-figure{margin:0}figure svg{width:430px;height:auto}figcaption{font-size:13px;font-weight:bold}.bad{background:#ffebee}
-.note{color:#555;font-size:13px}
-"""
+from . import pictures, suite
+from .compare import MISSING, every_whole_difference
+from .games import GAMES
+from .report import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff,
+                     Report, VERDICTS, printable, show_value, snake)
+from .rules import spec_rules
+
+LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full
+INNER = 60  # differences listed inside one differing field that holds a list or an object
+SHOWN_CAPTION = 8  # caption lines of a picture shown before "n more"
 
 
-def _e(value: Any) -> str:
-    return escape(printable(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)), quote=True)
+# --- the Jinja2 environment ------------------------------------------------------------------------------
+
+def _finalize(value: Any) -> Any:
+    """Every ``{{ value }}`` passes here before it is escaped: nothing a terminal or a page cannot hold (a
+    control character becomes a visible escape, a lone surrogate U+FFFD), None as nothing."""
+    if isinstance(value, Markup):
+        return value
+    if value is None:
+        return ""
+    return printable(value if isinstance(value, str) else str(value))
 
 
-def _json(value: Any) -> str:
-    return _e(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+def _compact(value: Any) -> str:
+    """A JSON value as one line (``<missing>`` for a key that is not there)."""
+    if value is MISSING:
+        return "<missing>"
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
 
 
-def _matrix(report: Report) -> list[str]:
-    out = ['<h2>Conformance matrix</h2>',
-           '<p class="note">A check counts once under each rule it covers (a failure only under the rules that own '
-           'the fields that differ), so the rule rows need not add up to <b>all checks</b>, which counts each '
-           'check once. The rows in italics count checks by kind.</p>']
-    head = "".join(f"<th>{s}</th>" for s in STATUSES)
-    for game, rules in report.matrix().items():
-        checks = [c for c in report.checks if c.game == game]
-        out += [f'<h3 id="game-{_e(game)}">{_e(game)}</h3>',
-                f'<table class="matrix" data-game="{_e(game)}"><tr><th>rule</th>{head}</tr>']
-        for rule, counts in rules.items():
-            out.append(_row(rule, counts, f'data-rule="{_e(rule)}"'))
-        for kind in sorted({c.kind for c in checks}):
-            counts = {s: report.count(s, [c for c in checks if c.kind == kind]) for s in STATUSES}
-            out.append(_row(KINDS.get(kind, kind), counts, f'class="kind" data-kind="{_e(kind)}"'))
-        out.append(_row("all checks", {s: report.count(s, checks) for s in STATUSES}, 'class="total"'))
-        out.append("</table>")
-    return out
+def _pretty(value: Any) -> str:
+    """A JSON value for a block of its own: a list an item a line, an object a key a line."""
+    if isinstance(value, list) and value:
+        return "[\n  " + ",\n  ".join(_compact(v) for v in value) + "\n]"
+    if isinstance(value, dict) and value:
+        return "{\n  " + ",\n  ".join(f"{_compact(str(k))}: {_compact(v)}" for k, v in value.items()) + "\n}"
+    return _compact(value)
 
 
-def _row(label: str, counts: dict[str, int], attrs: str) -> str:
-    cells = "".join(f'<td class="n {snake(s)}{" hit" if counts[s] else " zero"}" data-status="{snake(s)}">'
-                    f'{counts[s]}</td>' for s in STATUSES)
-    return f"<tr {attrs}><td>{_e(label)}</td>{cells}</tr>"
+_CODE = re.compile(r"`([^`]+)`")
+_CITE = re.compile(r"\*\(([^*]*)\)\*")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+_ITALIC = re.compile(r"\*([^*\s][^*]*)\*")
 
 
-def _marks(failure: Failure) -> list[str]:
-    """The differing paths as they appear in the drawn view (an observer's view without its prefix)."""
-    out = []
-    for f in failure.fields:
-        path = f.path.partition("].")[2] if f.path.startswith("view[") else f.path
-        out.append(path.removeprefix("unchanged-after-rejection."))
-    return out
+def _rule_words(text: str) -> Markup:
+    """A rule's text as the spec writes it (Markdown code spans, bold, italics and the citation), escaped
+    first, so only the tags added here are markup."""
+    out = str(escape(printable(text)))
+    out = _CODE.sub(r"<code>\1</code>", out)
+    out = _BOLD.sub(r"<b>\1</b>", out)
+    out = _CITE.sub(r'<span class="cite">(\1)</span>', out)
+    return Markup(_ITALIC.sub(r"<em>\1</em>", out))
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("refimpl", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, finalize=_finalize, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(compact=_compact, pretty=_pretty, rule_words=_rule_words)
+    return env
+
+
+# --- what the page shows, worked out before it is rendered ------------------------------------------------
+
+@cache
+def rule_texts(game: str) -> dict[str, str]:
+    """Rule ID -> its whole text, as the game's spec states it ({} for a game the kit does not know)."""
+    if game not in GAMES:
+        return {}
+    text = suite.spec_text(GAMES[game].info.spec)
+    try:
+        return spec_rules(text or "")
+    except ValueError:
+        return {}
+
+
+def _anchor(*parts: str) -> str:
+    """An ``id`` made of the kit's own words (never a build's): letters, digits and dashes."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", "-".join(parts)).strip("-")
+
+
+@dataclass
+class Rule:
+    id: str
+    text: str  # the whole text from the spec ("" when no spec states this ID)
+    anchor: str
+
+
+@dataclass
+class Field:
+    path: str
+    expected: str  # compact JSON
+    actual: str
+    long: bool  # shown as blocks under the row, in full
+    expected_block: str
+    actual_block: str
+    rule: Rule | None
+    others: list[Rule]  # every other rule credited, then those that also decide the field
+    source: str  # the trace | the reference
+    inner: list[tuple[str, str, str]]  # differences inside a list or object: (path, expected, actual)
+    inner_more: int
+    legal: Legal | None
+
+
+@dataclass
+class Legal:
+    """A legal list that differs: every action missing from the build's list and every extra one."""
+    path: str
+    missing: list[str]
+    extra: list[str]
+    expected_count: int | None  # actions in the expected list, when the answer is at hand
+    actual_count: int | None
+
+
+@dataclass
+class Figure:
+    title: str  # "expected after": tests and readers find a picture by it
+    caption: str
+    svg: Markup
+    lines: list[tuple[str, bool]]  # caption lines under the board (text, names a difference)
+    more: list[tuple[str, bool]]
+
+
+@dataclass
+class FailureView:
+    where: str
+    step: str
+    action: str
+    request: Any
+    asked: Any
+    fields: list[Field]
+    rules: list[Rule]  # the rules credited, with their whole text
+    also: list[Rule]  # rules that also decide these fields
+    legal: list[Legal]
+    message: str
+    ledger: list[dict[str, Any]]
+    figures: list[Figure]
+    moved: bool  # the pictures show what the step moved (the position before it is at hand)
+    later: list[FailureView] = field(default_factory=list)
+
+
+@dataclass
+class Problem:
+    anchor: str
+    check: Check
+    status: str  # failed | broke | xpass (snake case)
+    label: str
+    summary: str  # one line for the list on top
+    rules: list[Rule]
+    failure: FailureView | None
+
+
+def _rule(game: str, rule: str, prefix: str) -> Rule:
+    return Rule(rule, rule_texts(game).get(rule, ""), _anchor(prefix, "rule", rule))
+
+
+def legal_of(f: FieldDiff, expected_view: Any = None, actual_view: Any = None) -> Legal | None:
+    """A legal-list difference (``{"missing": [...]}`` against ``{"extra": [...]}``) in full, or None."""
+    missing = f.expected.get("missing") if isinstance(f.expected, dict) else None
+    extra = f.actual.get("extra") if isinstance(f.actual, dict) else None
+    if not isinstance(missing, list) or not isinstance(extra, list):
+        return None
+    return Legal(f.path, [a if isinstance(a, str) else _compact(a) for a in missing],
+                 [a if isinstance(a, str) else _compact(a) for a in extra],
+                 len(expected_view) if isinstance(expected_view, list) else None,
+                 len(actual_view) if isinstance(actual_view, list) else None)
+
+
+def _ids(value: Any) -> dict[str, Any] | None:
+    """A list of objects that each have an id (Conquest King's units) by id, or None."""
+    if not isinstance(value, list) or not all(isinstance(u, dict) and isinstance(u.get("id"), str) for u in value):
+        return None
+    return {u["id"]: u for u in value}
+
+
+def inner_differences(path: str, expected: Any, actual: Any) -> list[tuple[str, Any, Any]]:
+    """The differences inside a field that holds a list or an object: ``(path, expected, actual)``; in a
+    list of objects with ids, each object by its id (``units[id=gaias-2].at``), so one extra unit is one
+    difference rather than every unit after it."""
+    ours, theirs = _ids(expected), _ids(actual)
+    if ours is not None and theirs is not None:
+        out: list[tuple[str, Any, Any]] = []
+        for uid in dict.fromkeys([*ours, *theirs]):
+            here = f"{path}[id={uid}]"
+            if uid not in theirs:
+                out.append((here, ours[uid], MISSING))
+            elif uid not in ours:
+                out.append((here, MISSING, theirs[uid]))
+            else:
+                out += [(_join(here, d.path), d.expected, d.actual)
+                        for d in every_whole_difference(ours[uid], theirs[uid])]
+        return out
+    found = every_whole_difference(expected, actual)
+    if len(found) == 1 and not found[0].path:
+        return []  # the values differ as a whole (lists of other lengths): nothing finer to say
+    return [(_join(path, d.path), d.expected, d.actual) for d in found]
+
+
+def _join(path: str, inner: str) -> str:
+    return path if not inner else f"{path}{inner}" if inner.startswith("[") else f"{path}.{inner}"
+
+
+def _field(game: str, f: FieldDiff, prefix: str, failure: Failure) -> Field:
+    legal = legal_of(f, failure.expected_view if f.path.endswith("legal") else None,
+                     failure.actual_view if f.path.endswith("legal") else None)
+    expected, actual = _compact(f.expected), _compact(f.actual)
+    if legal is not None:
+        expected, actual = f"{len(legal.missing)} missing", f"{len(legal.extra)} extra"
+    inner: list[tuple[str, str, str]] = []
+    more = 0
+    if legal is None and isinstance(f.expected, (dict, list)) and isinstance(f.actual, (dict, list)):
+        found = inner_differences(f.path, f.expected, f.actual)
+        inner = [(p, _compact(e), _compact(a)) for p, e, a in found[:INNER]]
+        more = max(0, len(found) - INNER)
+    others = [r for r in f.credited if r != f.rule] + [r for r in f.see_also if r not in f.credited]
+    return Field(f.path, expected, actual, legal is None and max(len(expected), len(actual)) > LONG,
+                 _pretty(f.expected), _pretty(f.actual), _rule(game, f.rule, prefix) if f.rule else None,
+                 [_rule(game, r, prefix) for r in others], "the reference" if f.by_reference else "the trace",
+                 inner, more, legal)
 
 
 def is_view(value: Any) -> bool:
@@ -80,114 +254,175 @@ def is_view(value: Any) -> bool:
     return isinstance(value, dict) and not set(value) <= {"rejected", "error"}
 
 
-def _pictures(check: Check, failure: Failure) -> list[str]:
-    expected, marks = failure.expected_view, _marks(failure)
+def _drawn_path(path: str) -> str:
+    """A differing path as it appears in the drawn view (an observer's view without its prefix)."""
+    path = path.partition("].")[2] if path.startswith("view[") else path
+    return path.removeprefix("unchanged-after-rejection.")
+
+
+def _by_id(path: str, expected: Any, actual: Any) -> tuple[list[str], list[str]] | None:
+    """For a list of objects with ids (Conquest King's units) that differs as a whole: the entries of each
+    side that the other side does not hold as they are (matched by id), or None."""
+    if not (isinstance(expected, list) and isinstance(actual, list)):
+        return None
+    if not all(isinstance(u, dict) and isinstance(u.get("id"), str) for u in (*expected, *actual)):
+        return None
+    theirs = {u["id"]: u for u in actual}
+    ours = {u["id"]: u for u in expected}
+    left = [f"{path}[{i}]" for i, u in enumerate(expected) if theirs.get(u["id"]) != u]
+    right = [f"{path}[{i}]" for i, u in enumerate(actual) if ours.get(u["id"]) != u]
+    return (left, right) if left or right else None
+
+
+def marks(failure: Failure, expected: Any) -> tuple[list[str], list[str]]:
+    """The paths to outline on the expected and on the actual picture: each differing field, a list of units
+    narrowed to the units that differ (each side its own indexes)."""
+    if expected is failure.before:  # a refusal was due and the build moved on: what it changed
+        paths = [d.path for d in every_whole_difference(failure.before, failure.actual_view)]
+        return paths, paths
+    left: list[str] = []
+    right: list[str] = []
+    for f in failure.fields:
+        path = _drawn_path(f.path)
+        narrowed = _by_id(path, f.expected, f.actual)
+        if narrowed is None:
+            left.append(path)
+            right.append(path)
+        else:
+            left += narrowed[0]
+            right += narrowed[1]
+    return left, right
+
+
+def _figure(game: str, name: str, title: str, caption: str, view: Any, marked: Iterable[str],
+            before: Any) -> Figure:
+    with pictures.captions_apart() as lines:
+        svg = pictures.draw(game, view, marked, f"{name}: {title}", before=before)
+    # what differs first, then the drawer's notes and legend
+    shown = sorted(((printable(line), line.startswith("differs: ")) for line in lines), key=lambda x: not x[1])
+    return Figure(title, caption, Markup(svg), shown[:SHOWN_CAPTION], shown[SHOWN_CAPTION:])
+
+
+def _figures(check: Check, failure: Failure) -> list[Figure]:
+    """Expected and actual after the step (side by side), then the position before it."""
+    expected = failure.expected_view
     if not is_view(expected) and is_view(failure.before) and is_view(failure.actual_view):
-        # a refusal was due and the build moved on: the expected position is the one before, unchanged
-        expected = failure.before
-        marks = [d.path for d in every_whole_difference(failure.before, failure.actual_view)]
-    views = [("before the step", failure.before, ()), ("expected after", expected, marks),
-             ("actual after", failure.actual_view, marks)]
-    drawable = [(t, v, m) for t, v, m in views if is_view(v)]
-    if not drawable:
-        return []
+        expected = failure.before  # a refusal was due and the build moved on: the position before, unchanged
+    left, right = marks(failure, expected)
     whose = f" ({failure.observer}'s view)" if failure.observer else ""
-    out = ['<div class="pictures">']
-    for title, view, marks in drawable:
-        picture = pictures.draw(check.game, view, marks, f"{check.name}: {title}")
-        out.append(f'<figure data-picture="{_e(title)}"><figcaption>{_e(title + whose)}</figcaption>{picture}'
-                   '</figure>')
-    return out + ["</div>"]
-
-
-def _failure(check: Check, failure: Failure) -> list[str]:
-    out = [f"<p>at <code>{_e(failure.where)}</code>"
-           + ("" if failure.step is None else f", step {failure.step}") + f": <code>{_e(failure.action)}</code></p>"]
-    if failure.request is not None:
-        out.append(f"<p>sent: <code>{_json(failure.request)}</code></p>")
-    if failure.asked is not None:
-        out.append(f"<p>then asked: <code>{_json(failure.asked)}</code></p>")
-    if failure.fields:
-        out.append('<table class="fields"><tr><th>field</th><th>expected</th><th>actual</th><th>rule</th>'
-                   '<th>expected by</th></tr>')
-        for f in failure.fields:
-            also = f' <span class="note">(see also {_e(", ".join(f.see_also))})</span>' if f.see_also else ""
-            out.append(f'<tr class="field" data-path="{_e(f.path)}"><td><code>{_e(f.path)}</code></td>'
-                       f"<td><code>{_e(show_value(f.expected, 200))}</code></td>"
-                       f"<td><code>{_e(show_value(f.actual, 200))}</code></td>"
-                       f"<td>{_e(f.rule or '-')}{also}</td><td>{'the reference' if f.by_reference else 'the trace'}"
-                       "</td></tr>")
-        out.append("</table>")
-    else:
-        out.append(f"<pre>{_e(failure.message)}</pre>")
-    if failure.ledger:
-        out.append('<details open><summary>ledger up to the failing step</summary><table class="ledger">'
-                   "<tr><th>step</th><th>line</th><th>action</th><th>expected</th><th>actual</th></tr>")
-        for row in failure.ledger:
-            actual = "as expected" if row["ok"] else " ".join(row["actual"])
-            out.append(f'<tr class="{"ok" if row["ok"] else "bad"}"><td>{row["step"] or "start"}</td>'
-                       f'<td>{row["line"] or ""}</td><td><code>{_e(row["action"])}</code></td>'
-                       f'<td><code>{_e(" ".join(row["expected"]))}</code></td><td><code>{_e(actual)}</code></td></tr>')
-        out.append("</table></details>")
-    return out + _pictures(check, failure)
-
-
-def _problems(checks: Iterable[Check]) -> list[str]:
-    out: list[str] = []
-    for i, c in enumerate(checks):
-        label = {FAILED: "failed", BROKE: "broke", XPASS: "passed, but was expected to fail"}[c.status]
-        out.append(f'<section class="problem {snake(c.status)}" id="problem-{i}" data-game="{_e(c.game)}">'
-                   f"<h3>{_e(c.kind)} {_e(c.name)} {label} "
-                   f'<span class="note">[{_e(", ".join(c.credited))}]</span></h3>')
-        if c.failure is not None:
-            out += _failure(c, c.failure)
-        elif c.detail or c.reason:
-            out.append(f"<pre>{_e(c.detail or c.reason)}</pre>")
-        if c.stderr:
-            out.append(f"<details><summary>build stderr (last lines)</summary><pre>{_e(c.stderr)}</pre></details>")
-        out.append("</section>")
+    before = failure.before if is_view(failure.before) else None
+    moved_from = before if expected is not failure.before else None
+    out = []
+    if is_view(expected):
+        unchanged = " (the position before, unchanged: a refusal was due)" if expected is failure.before else ""
+        out.append(_figure(check.game, check.name, "expected after", f"expected after the step{whose}{unchanged}",
+                           expected, left, moved_from))
+    if is_view(failure.actual_view):
+        out.append(_figure(check.game, check.name, "actual after", f"actual after the step{whose}: the build's",
+                           failure.actual_view, right, before))
+    if before is not None:
+        seen = before.get("observer") if isinstance(before, dict) else None
+        out.append(_figure(check.game, check.name, "before the step",
+                           "before the step" + (f" ({seen}'s view)" if seen else " (the whole state)" if whose else ""),
+                           before, (), None))
     return out
+
+
+def _failure(check: Check, failure: Failure, prefix: str) -> FailureView:
+    fields = [_field(check.game, f, prefix, failure) for f in failure.fields]
+    credited = list(dict.fromkeys(r for f in failure.fields for r in f.credited))
+    also = [r for r in dict.fromkeys(r for f in failure.fields for r in f.see_also) if r not in credited]
+    step = "" if failure.step is None else "the start" if failure.step == 0 else f"step {failure.step}"
+    # each later difference on its own (the later ones of a later one are listed with the first failure)
+    later = [_failure(check, replace(f, later=()), f"{prefix}-later-{k}") for k, f in enumerate(failure.later)]
+    return FailureView(failure.where, step, failure.action, failure.request, failure.asked, fields,
+                       [_rule(check.game, r, prefix) for r in credited],
+                       [_rule(check.game, r, prefix + "-also") for r in also],
+                       [f.legal for f in fields if f.legal is not None], failure.message,
+                       [dict(row) for row in failure.ledger], _figures(check, failure), is_view(failure.before),
+                       later)
+
+
+def _summary(check: Check) -> str:
+    """A problem in one line, for the list on top."""
+    f = check.failure
+    if check.status == XPASS:
+        return f"passed, but was expected to fail: {check.reason}"
+    if f is None:
+        return (check.detail or check.reason or check.status).strip().partition("\n")[0]
+    where = "" if f.step is None else "the start: " if f.step == 0 else f"step {f.step}: "
+    if not f.fields:
+        return where + (f.message.partition("\n")[0] or f.action)
+    first = f.fields[0]
+    legal = legal_of(first)
+    if legal is not None:
+        said = f"{len(legal.missing)} missing, {len(legal.extra)} extra"
+    elif _ids(first.expected) is not None and _ids(first.actual) is not None:
+        found = inner_differences("", first.expected, first.actual)
+        said = "; ".join(f"{p} " + ("extra" if e is MISSING else "missing" if a is MISSING else
+                                    f"expected {show_value(e, 24)}, got {show_value(a, 24)}") for p, e, a in found[:3])
+    else:
+        said = f"expected {show_value(first.expected, 40)}, got {show_value(first.actual, 40)}"
+    more = f" (and {len(f.fields) - 1} more fields)" if len(f.fields) > 1 else ""
+    later = f"; {len(f.later)} later difference{'s' if len(f.later) > 1 else ''}" if f.later else ""
+    return f"{where}{_drawn_path(first.path)}: {said}{more}{later}"
+
+
+_LABELS = {FAILED: "failed", BROKE: "broke", XPASS: "passed, but was expected to fail"}
+
+
+def _problems(checks: list[Check]) -> list[Problem]:
+    out = []
+    for i, c in enumerate(checks):
+        prefix = f"problem-{i}"
+        failure = _failure(c, c.failure, prefix) if c.failure is not None else None
+        out.append(Problem(prefix, c, snake(c.status), _LABELS[c.status], _summary(c),
+                           [_rule(c.game, r, prefix) for r in c.credited], failure))
+    return out
+
+
+@dataclass
+class Game:
+    name: str
+    anchor: str
+    open: bool  # a game with a failure, a broken check or an unexpected pass is shown unfolded
+    counts: dict[str, int]
+    rules: list[tuple[str, dict[str, int]]]
+    kinds: list[tuple[str, str, dict[str, int]]]  # (kind, how the matrix names it, counts)
+
+
+def _games(report: Report) -> list[Game]:
+    out = []
+    for game, rules in report.matrix().items():
+        checks = [c for c in report.checks if c.game == game]
+        counts = {s: report.count(s, checks) for s in STATUSES}
+        kinds = [(kind, KINDS.get(kind, kind), {s: report.count(s, [c for c in checks if c.kind == kind])
+                                                for s in STATUSES}) for kind in sorted({c.kind for c in checks})]
+        out.append(Game(game, _anchor("game", game), bool(counts[FAILED] or counts[BROKE] or counts[XPASS]), counts,
+                        list(rules.items()), kinds))
+    return out
+
+
+def _profile(p: dict[str, Any]) -> str:
+    changed = ", ".join(f"{c['field']} {_compact(c['default'])} \u2192 {_compact(c['value'])}" for c in p["changed"])
+    return f"Profile {p['name']} for {p['game']} ({p['file']}): {changed or 'the defaults'}"
 
 
 def render(report: Report) -> str:
     """The whole page (UTF-8 text)."""
     verdict = VERDICTS[report.exit_code]
-    counts = ", ".join(f"{report.count(s)} {s}" for s in STATUSES if report.count(s)) or "nothing ran"
-    body = [f'<h1>refimpl verify: <span class="verdict {verdict}" id="verdict">{_e(verdict.replace("_", " "))}'
-            "</span></h1>",
-            f'<p>Build: <b id="build">{_e(report.build or "?")}</b> &nbsp; command: <code>{_e(report.command)}'
-            f'</code></p><p id="kit" class="note" data-version="{_e(report.kit["version"])}" '
-            f'data-suite="{_e(report.kit["suite"])}">Judged by {_e(report.kit["name"])} {_e(report.kit["version"])}, '
-            f'suite {_e(report.kit["suite"])}</p>',
-            *(f'<p class="profile note" data-game="{_e(p["game"])}">Profile {_e(p["name"])} for {_e(p["game"])} '
-              f'({_e(p["file"])}): ' + (_e(", ".join(f'{c["field"]} {json.dumps(c["default"])} \u2192 '
-                                                    f'{json.dumps(c["value"])}' for c in p["changed"]))
-                                         if p["changed"] else "the defaults") + "</p>" for p in report.profiles),
-            f'<p id="counts" data-checks="{len(report.checks)}">{_e(counts)}</p>']
-    if report.broke_at_start is not None:
-        exc = report.broke_at_start
-        body += [f"<h2>The build did not start</h2><pre>{_e(str(exc))}</pre>",
-                 f"<pre>{_e(exc.stderr_tail)}</pre>" if exc.stderr_tail else ""]
-    body += _matrix(report)
     bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
-    if bad:
-        body += [f"<h2>Problems ({len(bad)})</h2>"] + _problems(bad)
-    xfails = [c for c in report.checks if c.status == XFAIL]
-    if xfails:
-        body += [f"<h2>Expected failures ({len(xfails)})</h2><ul>"]
-        body += [f'<li class="xfail">{_e(c.kind)} <b>{_e(c.name)}</b>: {_e(c.reason)}'
-                 f'<br><span class="note">{_e(c.failure.message if c.failure else c.detail)}</span></li>'
-                 for c in xfails]
-        body.append("</ul>")
-    skipped = sorted({c.detail for c in report.checks if c.status == SKIPPED and c.detail})
-    if skipped:
-        body += ["<h2>Not run</h2><ul>"] + [f"<li>{_e(reason)}</li>" for reason in skipped] + ["</ul>"]
     notes = [f"Warning: {w}" for w in report.warnings]
     if report.stopped:
         notes.append(f"Stopped early: {report.stopped}; what had not run is counted as not run.")
-    if notes:
-        body += ["<h2>Notes</h2><ul>"] + [f"<li>{_e(n)}</li>" for n in notes] + ["</ul>"]
-    title = _e(f"refimpl verify: {report.build or report.command}: {verdict}")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{title}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    if report.interrupted:
+        notes.append(f"Interrupted ({report.interrupted}): what had not run is counted as not run.")
+    page = _environment().get_template("report.html").render(
+        report=report, verdict=verdict, verdict_words=verdict.replace("_", " "),
+        counts=[(s, snake(s), report.count(s)) for s in STATUSES if report.count(s)],
+        problems=_problems(bad), games=_games(report), statuses=[(s, snake(s)) for s in STATUSES],
+        profiles=[(p, _profile(p)) for p in report.profiles],
+        xfails=[c for c in report.checks if c.status == XFAIL],
+        skipped=sorted({c.detail for c in report.checks if c.status == SKIPPED and c.detail}),
+        notes=notes, passed=PASSED, title=f"refimpl verify: {report.build or report.command}: {verdict}")
+    return page if page.endswith("\n") else page + "\n"
