@@ -349,3 +349,14 @@ def test_setup_pruning_keeps_a_removal_only_when_the_divergence_stays() -> None:
     tries = iter([True, False])
     stopped = SetupPruner(judged(Case("conquest-king", "v1", None, setup)), diverges, lambda: next(tries, False))
     assert stopped.run().case.setup == {k: v for k, v in setup.items() if k != "terrain"}
+
+
+@pytest.mark.parametrize("mode", ["crash-mid", "exit-early"])
+def test_fuzz_leaves_no_build_process_behind(mode: str, tmp_path: Path) -> None:
+    """The build processes fuzz starts in place of one that died are closed too (the first is its caller's)."""
+    import psutil
+
+    report = fuzz(build("misbehave.py", mode), FuzzSettings("beacon-lines", seed=3, examples=50, shrink_time=2),
+                  tmp_path)
+    assert report.finding is not None
+    assert psutil.Process().children(recursive=True) == []

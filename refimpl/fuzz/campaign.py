@@ -270,7 +270,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         if shrinker is not None and shrinker.best is not None:
             found["case"] = shrinker.best
     finally:
-        if driver is None and build[0] is not None:
+        if build[0] is not None and build[0] is not driver:  # ours: started here, or in place of a dead one
             build[0].close()
     if found:
         cause, stderr = broke.get("cause", ("", "")) if found["kind"] == BROKE else ("", "")
