@@ -72,6 +72,36 @@ def _cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "extra; README 'Campaigns on a cluster'). Same results as a local run.")(func)
 
 
+class _Jobs(click.ParamType):
+    """A count of worker processes: a whole number of at least 1, or ``auto`` (one a usable core)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "auto":
+            return usable_cores()
+        try:
+            jobs = int(str(value).strip())
+        except ValueError:
+            jobs = 0
+        if jobs < 1:
+            self.fail(f"{value!r} is neither a whole number of at least 1 nor 'auto'", param, ctx)
+        return jobs
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it, else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS has no affinity call
+        return max(1, os.cpu_count() or 1)
+
+
+_JOBS = _Jobs()
+
+
 def _progress_printer() -> Callable[[Any, int, int], None]:
     """Progress on stderr: a bar redrawn in place on a terminal, else a plain line per check."""
     tty = sys.stderr.isatty()
@@ -211,6 +241,9 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: 
 @click.option("--fail-fast", is_flag=True, help="Stop at the first check that fails or breaks.")
 @click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
               help="Seconds the whole run may take; what has not run by then is reported as not run.")
+@click.option("--jobs", type=_JOBS, default="1", show_default=True, envvar="REFIMPL_JOBS",
+              help="Worker processes, each with build processes of its own ('auto': one a usable core; also "
+                   "the REFIMPL_JOBS variable). The report is the one a single job gives.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
@@ -235,7 +268,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
-               profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None) -> None:
+               profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None,
+               jobs: int) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -272,7 +306,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                             timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
                             perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast,
                             max_time=max_time, progress=None if quiet else _progress_printer(),
-                            transcripts=transcript_dir is not None, profiles=profiles)
+                            transcripts=transcript_dir is not None, profiles=profiles, jobs=jobs)
     except (TraceError, VerifyError, BadChecks) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print

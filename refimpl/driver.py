@@ -63,6 +63,9 @@ class BuildBroke(Exception):
         where = f" at {self.where}" if self.where else ""
         return f"build broke ({self.cause}){where}: {self.message}"
 
+    def __reduce__(self) -> tuple[Any, ...]:  # from a verify --jobs worker, with where and request
+        return (type(self), (self.cause, self.message, self.stderr_tail), self.__dict__)
+
 
 class Driver(Protocol):
     """What a scenario or a replay may ask of a build."""

@@ -26,21 +26,21 @@ class ExecutorError(Exception):
     failed on every worker it was given to."""
 
 
-def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
-             cluster: str | None = None) -> Iterator[tuple[T, R]]:
+def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, cluster: str | None = None,
+             initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()) -> Iterator[tuple[T, R]]:
     """``(item, fn(item))`` for every item, in the order they finish; ``jobs`` processes at once (1: in
     this process, in order), or on the Dask cluster whose scheduler is at ``cluster``
-    (``tcp://host:port``). Stopping the iteration (or Ctrl-C) cancels the jobs not yet started. Raises
-    ExecutorError (cluster only)."""
-    items = list(items)
+    (``tcp://host:port``). Stopping the iteration (or Ctrl-C) cancels the jobs not yet started. Local worker
+    processes run ``initializer(*initargs)`` first (not in this process, not on a cluster). Raises
+    ExecutorError (cluster only). Locally, ``items`` is drawn from as jobs are started (it may be a generator)."""
     if cluster:
-        yield from _on_cluster(fn, items, cluster)
+        yield from _on_cluster(fn, list(items), cluster)
         return
     if jobs <= 1:
         for item in items:
             yield item, fn(item)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
     try:
         pending: dict[Future[R], T] = {}
         queue = iter(items)

@@ -180,9 +180,11 @@ class _Run:
     """What one verify run knows while it runs: the report, and whether it must stop early."""
 
     def __init__(self, report: Report, deadline: float | None, fail_fast: bool, max_time: float | None,
-                 progress: Progress | None, total: int, transcripts: bool = False) -> None:
+                 progress: Progress | None, total: int, transcripts: bool = False,
+                 told: Callable[[], str] | None = None) -> None:
         self.report, self.deadline, self.fail_fast, self.max_time = report, deadline, fail_fast, max_time
         self.progress, self.total, self.transcripts = progress, total, transcripts
+        self.told = told  # why another part of the run (a verify --jobs worker) says to stop, "" to go on
         self.streak: tuple[str, int] = ("", 0)
         self._last = time.monotonic()
 
@@ -213,6 +215,8 @@ class _Run:
             report.stopped = "--fail-fast: stopped at the first failure"
         elif self.deadline is not None and time.monotonic() >= self.deadline:
             report.stopped = f"--max-time {self.max_time:g} s ran out"
+        elif self.told is not None:
+            report.stopped = self.told()
         return report.stopped
 
     def left(self) -> float | None:
@@ -416,14 +420,16 @@ BEFORE_START: tuple[tuple[str, Any], ...] = (
 BEFORE_START_NAME = "protocol/before any start"
 
 
-def run_before_start(command: str, timeout: float, run: _Run) -> None:
+def run_before_start(command: str, timeout: float, run: _Run) -> bool | None:
     """Send a fresh build the requests of BEFORE_START before any game is started, and judge each answer by
-    the reference's (one check, of the pseudo-game ``protocol``; run when no --game narrows the run)."""
+    the reference's (one check, of the pseudo-game ``protocol``; run when no --game narrows the run). Returns
+    whether the build declared explicit-chance in its hello (None when it did not start)."""
     name = BEFORE_START_NAME
     try:
         driver = ProtocolDriver(command, timeout, pipeline=False)
     except BuildBroke:
-        return  # reported by the checks that start the build
+        return None  # reported by the checks that start the build
+    explicit = driver.explicit_chance is not None
     try:
         reference = ReferenceDriver()
         for words, op in BEFORE_START:
@@ -437,13 +443,14 @@ def run_before_start(command: str, timeout: float, run: _Run) -> None:
                 failure = Failure("specs/protocol.md", None, None, f"{words} before any start", request(op),
                                   fields=(field,), message=f"{words} before any start: {diff}")
                 run.add(Check("protocol", "protocol", name, (), FAILED, failure.message, failure=failure))
-                return
+                return explicit
         run.add(Check("protocol", "protocol", name, (), PASSED, "no-game for apply (with and without an action), state, "
                       "legal and restart"))
     except BuildBroke as exc:
         run.add(Check("protocol", "protocol", name, (), BROKE, str(exc), None, exc.stderr_tail), exc.cause)
     finally:
         driver.close()
+    return explicit
 
 
 def run_own_chance(command: str, games: list[str] | None, rulesets: list[str] | None, timeout: float,
@@ -745,8 +752,13 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
            expect_fail: str | None = None, timeout: float = DEFAULT_TIMEOUT, scenarios: bool = True,
            pipeline: bool = True, perft_depth: int = 0, twice: bool = False, fail_fast: bool = False,
            oracle: bool = True, max_time: float | None = None, progress: Progress | None = None,
-           transcripts: bool = False, profiles: list[Profile] | None = None, own_chance: bool = True) -> Report:
+           transcripts: bool = False, profiles: list[Profile] | None = None, own_chance: bool = True,
+           jobs: int = 1) -> Report:
     """Check the build started by ``command``.
+
+    ``jobs``: the checks are spread over that many worker processes, each with build processes of its own, and
+    the report is the one a single job gives (refimpl/shards.py says where it may differ: --fail-fast,
+    --max-time, a build that keeps breaking).
 
     ``fail_fast`` stops at the first check that fails or breaks, ``max_time`` after that many seconds;
     a build that breaks the same way on BREAK_STREAK checks in a row is not started again. What did
@@ -775,14 +787,39 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
         return _verify(command, report, selected, chosen, expected, mine, timeout=timeout, scenarios=scenarios,
                        pipeline=pipeline, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
                        oracle=oracle, max_time=max_time, progress=progress, transcripts=transcripts, games=games,
-                       rulesets=rulesets, own_chance=own_chance, keyword=keyword)
+                       rulesets=rulesets, own_chance=own_chance, keyword=keyword, jobs=jobs,
+                       selection=(traces, features))
+
+
+def _run_in_order(command: str, report: Report, run: _Run, selected: list[Trace], chosen: list[Scenario], *,
+                  timeout: float, pipeline: bool, oracle: bool, twice: bool, perft_depth: int, own_chance: bool,
+                  scenarios: bool, games: list[str] | None, rulesets: list[str] | None, keyword: str | None) -> None:
+    """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios."""
+    run_traces(command, selected, timeout, pipeline, run, oracle)
+    if twice and not run.stop_reason():
+        run_twice(command, selected, timeout, run)
+    if not run.stop_reason() and report.broke_at_start is None and not games and (
+            keyword is None or keyword.lower() in BEFORE_START_NAME):
+        run_before_start(command, timeout, run)
+    if perft_depth > 0:
+        run_perft(command, games, rulesets, perft_depth, timeout, run)
+    if own_chance and not run.stop_reason():
+        if not selected and report.broke_at_start is None:  # no trace read the build's hello
+            report.explicit_chance = _declares_explicit_chance(command, timeout)
+        if report.explicit_chance:
+            run_own_chance(command, games, rulesets, timeout, run)
+    if scenarios and not run.stop_reason():
+        run_scenarios(command, chosen, timeout, games, rulesets, run)
+    elif scenarios:
+        report.warnings.append(f"the scenarios were not run: {report.stopped}")
 
 
 def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Scenario],
             expected: list[Expectation], mine: dict[str, Profile], *, timeout: float, scenarios: bool,
             pipeline: bool, perft_depth: int, twice: bool, fail_fast: bool, oracle: bool, max_time: float | None,
             progress: Progress | None, transcripts: bool, games: list[str] | None,
-            rulesets: list[str] | None, own_chance: bool = True, keyword: str | None = None) -> Report:
+            rulesets: list[str] | None, own_chance: bool = True, keyword: str | None = None, jobs: int = 1,
+            selection: tuple[list[str] | None, str | None] = (None, None)) -> Report:
     """verify's run, with the reference already under the profiles ``mine``."""
     from .processes import Terminated, acknowledge
 
@@ -792,23 +829,21 @@ def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Sc
     if mine:
         selected, chosen = _under_profiles(selected, chosen, mine, oracle, run)
     try:
-        run_traces(command, selected, timeout, pipeline, run, oracle)
-        if twice and not run.stop_reason():
-            run_twice(command, selected, timeout, run)
-        if not run.stop_reason() and report.broke_at_start is None and not games and (
-                keyword is None or keyword.lower() in BEFORE_START_NAME):
-            run_before_start(command, timeout, run)
-        if perft_depth > 0:
-            run_perft(command, games, rulesets, perft_depth, timeout, run)
-        if own_chance and not run.stop_reason():
-            if not selected and report.broke_at_start is None:  # no trace read the build's hello
-                report.explicit_chance = _declares_explicit_chance(command, timeout)
-            if report.explicit_chance:
-                run_own_chance(command, games, rulesets, timeout, run)
-        if scenarios and not run.stop_reason():
-            run_scenarios(command, chosen, timeout, games, rulesets, run)
-        elif scenarios:
-            report.warnings.append(f"the scenarios were not run: {report.stopped}")
+        if jobs > 1:
+            from . import shards
+
+            before_start = not games and (keyword is None or keyword.lower() in BEFORE_START_NAME)
+            chosen_by = shards.Selection(tuple(selection[0]) if selection[0] else None, selection[1],
+                                         tuple(games) if games else None, tuple(rulesets) if rulesets else None,
+                                         keyword, tuple(mine.values()), oracle)
+            shards.run_sharded(command, report, run, selected, chosen, chosen_by, jobs, timeout=timeout,
+                               pipeline=pipeline, scenarios=scenarios, deadline=deadline,
+                               between={"twice": twice, "before_start": before_start, "perft_depth": perft_depth,
+                                        "own_chance": own_chance})
+        else:
+            _run_in_order(command, report, run, selected, chosen, timeout=timeout, pipeline=pipeline,
+                          oracle=oracle, twice=twice, perft_depth=perft_depth, own_chance=own_chance,
+                          scenarios=scenarios, games=games, rulesets=rulesets, keyword=keyword)
     except KeyboardInterrupt as exc:
         acknowledge()  # reported from here on, not raised again
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"

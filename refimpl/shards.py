@@ -1,0 +1,277 @@
+"""``verify --jobs N``: the checks of one verify run spread over N worker processes, each with build processes
+of its own, and put back together as the one report a single job gives.
+
+What is spread: the traces (in N shards), the scenarios (in N shards) and the checks between them (the
+requests twice, the protocol before any start, perft, the build's own chance) as one more unit. Traces and
+scenarios are dealt out heaviest first to the lightest shard (weight: their steps), so the shards take about
+as long. Each worker selects the same traces and scenarios as the parent (inherited where the platform forks,
+selected again once per worker where it spawns) and plays the reference under the same profiles.
+
+The report is the one a single job gives: every check in the same place, with the same content (decisions,
+written down in docs/verify.md):
+
+- ``--fail-fast``: every worker stops once a trace (or a check between) has failed, or a scenario once every
+  trace has run; the report keeps the checks up to the first failure in report order and every check after it
+  is "not run", as a single job would have it, but a trace before it that its worker had not reached when
+  another trace failed is "not run" too.
+- A failing check's transcript (``--transcript``) numbers its requests as its worker's build session did.
+- ``--max-time`` and a build that breaks the same way BREAK_STREAK times in a row: each worker stops by itself,
+  so the checks that did run may be other ones than a single job would have run (never fewer).
+- The later differences a failed trace shows (verify.resynchronise) are capped per worker, so a build that
+  fails more than RESYNC_RUN_LIMIT traces may show more of them than under a single job.
+- A check's ``seconds`` is the time its worker took.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import secrets
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
+
+from .driver import BuildBroke
+from .executor import run_jobs
+from .profiles import Profile, by_game, using
+from .report import BROKE, FAILED, SKIPPED, Check, Report
+
+TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
+SCENARIO_WEIGHT = 2
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What every worker must select alike: verify's arguments that choose the traces and scenarios."""
+
+    traces: tuple[str, ...] | None
+    features: str | None
+    games: tuple[str, ...] | None
+    rulesets: tuple[str, ...] | None
+    keyword: str | None
+    profiles: tuple[Profile, ...]
+    oracle: bool
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One worker's share: a shard of traces or scenarios (indexes into the selection), or the checks between."""
+
+    token: str  # the parent's selection, where a forked worker finds it
+    selection: Selection
+    command: str
+    kind: str  # traces | scenarios | between
+    indexes: tuple[int, ...] = ()
+    timeout: float = 0.0
+    pipeline: bool = True
+    transcripts: bool = False
+    fail_fast: bool = False
+    max_time: float | None = None
+    deadline: float | None = None  # time.monotonic() in the parent (the same clock in every process here)
+    between: dict[str, Any] = field(default_factory=dict)  # twice, before_start, perft_depth, own_chance
+
+
+@dataclass
+class Done:
+    """What a unit ran: its checks in the order given, and what its report learned about the build."""
+
+    unit: Unit
+    checks: list[Check]
+    build: str = ""
+    explicit_chance: bool | None = None  # None: the unit did not learn it
+    broke_at_start: BuildBroke | None = None
+    stopped: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+_SELECTED: dict[str, tuple[list[Any], list[Any]]] = {}  # token -> (traces, scenarios), set before the pool forks
+_STOP: list[Any] = []  # in a worker: the run's stop event (set by the parent at a failure under --fail-fast)
+FAIL_FAST = "--fail-fast: stopped at the first failure"
+
+
+def _worker(stop: Any) -> None:
+    _STOP[:] = [stop]
+
+
+def _told() -> str:
+    return FAIL_FAST if _STOP and _STOP[0].is_set() else ""
+
+
+def _selection(unit: Unit) -> tuple[list[Any], list[Any]]:
+    """The traces and scenarios the parent selected: inherited, or selected again (once per worker)."""
+    if unit.token not in _SELECTED:
+        from .verify import _Run, _under_profiles, select_scenarios, select_traces
+
+        s = unit.selection
+        from pathlib import Path
+
+        traces = select_traces(list(s.traces) if s.traces else None, list(s.games) if s.games else None,
+                               list(s.rulesets) if s.rulesets else None, s.keyword)
+        scenarios = select_scenarios(Path(s.features) if s.features else None, list(s.games) if s.games else None,
+                                     s.keyword)
+        mine = by_game(list(s.profiles))
+        if mine:
+            with using(mine):
+                traces, scenarios = _under_profiles(traces, scenarios, mine, s.oracle,
+                                                    _Run(Report(unit.command), None, False, None, None, 0))
+        _SELECTED[unit.token] = (traces, scenarios)
+    return _SELECTED[unit.token]
+
+
+def run_unit(unit: Unit) -> Done:
+    """Run one unit in this (worker) process and hand back its checks."""
+    from .verify import (_Run, _declares_explicit_chance, run_before_start, run_own_chance, run_perft,
+                         run_scenarios, run_traces, run_twice)
+
+    traces, scenarios = _selection(unit)
+    report = Report(unit.command)
+    run = _Run(report, unit.deadline, unit.fail_fast, unit.max_time, None, 0, unit.transcripts, told=_told)
+    s = unit.selection
+    games, rulesets = list(s.games) if s.games else None, list(s.rulesets) if s.rulesets else None
+    explicit: bool | None = None
+    with using(by_game(list(s.profiles))):
+        if unit.kind == "traces":
+            run_traces(unit.command, [traces[i] for i in unit.indexes], unit.timeout, unit.pipeline, run, s.oracle)
+            explicit = report.explicit_chance if report.build else None
+        elif unit.kind == "scenarios":
+            run_scenarios(unit.command, [scenarios[i] for i in unit.indexes], unit.timeout, games, rulesets, run)
+        else:
+            b = unit.between
+            if b.get("twice"):
+                run_twice(unit.command, traces, unit.timeout, run)
+            if b.get("before_start") and not run.stop_reason():
+                explicit = run_before_start(unit.command, unit.timeout, run)
+            if b.get("perft_depth", 0) > 0:
+                run_perft(unit.command, games, rulesets, b["perft_depth"], unit.timeout, run)
+            if b.get("own_chance") and not run.stop_reason():
+                if explicit is None:  # no check here read the build's hello
+                    explicit = _declares_explicit_chance(unit.command, unit.timeout)
+                if explicit:
+                    run_own_chance(unit.command, games, rulesets, unit.timeout, run)
+    return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings)
+
+
+def deal(weights: Sequence[int], shards: int) -> list[tuple[int, ...]]:
+    """Indexes dealt into ``shards`` groups of about equal total weight (heaviest first, each to the lightest
+    group so far); each group in index order, empty groups left out."""
+    groups: list[list[int]] = [[] for _ in range(max(1, shards))]
+    loads = [0] * len(groups)
+    for i in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
+        lightest = loads.index(min(loads))
+        groups[lightest].append(i)
+        loads[lightest] += weights[i]
+    return [tuple(sorted(g)) for g in groups if g]
+
+
+def run_sharded(command: str, report: Report, run: Any, selected: list[Any], chosen: list[Any],
+                selection: Selection, jobs: int, *, timeout: float, pipeline: bool, scenarios: bool,
+                between: dict[str, Any], deadline: float | None) -> None:
+    """Run ``selected`` traces, the checks between and ``chosen`` scenarios over ``jobs`` workers, adding every
+    check to ``run`` in the order a single job adds them (see the module docstring). Ctrl-C and SIGTERM
+    propagate (the workers are ended; what they had finished is added first)."""
+    token = secrets.token_hex(8)
+    _SELECTED[token] = (selected, chosen)
+    common = dict(token=token, selection=selection, command=command, timeout=timeout, pipeline=pipeline,
+                  transcripts=run.transcripts, fail_fast=run.fail_fast, max_time=run.max_time, deadline=deadline)
+    units = [Unit(kind="traces", indexes=idx, **common)  # type: ignore[arg-type]
+             for idx in deal([len(t.steps) + TRACE_WEIGHT for t in selected], jobs)]
+    if any(between.values()):
+        units.append(Unit(kind="between", between=between, **common))  # type: ignore[arg-type]
+    if scenarios:
+        units += [Unit(kind="scenarios", indexes=idx, **common)  # type: ignore[arg-type]
+                  for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs)]
+    heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
+    done: dict[int, Done] = {}
+    order = {id(u): n for n, u in enumerate(units)}
+    shown = 0
+    stop = multiprocessing.get_context().Event()
+    earlier = sum(u.kind != "scenarios" for u in units)  # units whose checks come before every scenario's
+    failed_later = False
+    try:
+        for unit, result in run_jobs(run_unit, heaviest_first, jobs, initializer=_worker, initargs=(stop,)):
+            done[order[id(unit)]] = result
+            earlier -= unit.kind != "scenarios"
+            failed_later = failed_later or (unit.kind == "scenarios" and _first_failure(result.checks) is not None)
+            if run.fail_fast and (_first_failure(result.checks) is not None and unit.kind != "scenarios"
+                                  or failed_later and earlier == 0):
+                stop.set()  # the other workers stop after the check they are running; a failing scenario stops
+                # them only once every trace has run, since a trace's failure would come first in the report
+            if run.progress is not None:
+                for check in result.checks:
+                    shown += 1
+                    run.progress(check, shown, max(run.total, shown))
+    except KeyboardInterrupt:
+        _merge(report, run, units, done, selected, chosen, scenarios)
+        raise
+    finally:
+        _SELECTED.pop(token, None)
+    _merge(report, run, units, done, selected, chosen, scenarios)
+
+
+def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
+    if unit.kind == "traces":
+        return sum(len(selected[i].steps) + TRACE_WEIGHT for i in unit.indexes)
+    if unit.kind == "scenarios":
+        return sum(len(chosen[i].steps) + SCENARIO_WEIGHT for i in unit.indexes)
+    return 10 ** 9 if unit.between.get("twice") or unit.between.get("perft_depth") else 0
+
+
+def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], selected: list[Any],
+           chosen: list[Any], scenarios: bool) -> None:
+    """Put the units' checks into ``report`` in a single job's order: traces, the checks between, scenarios."""
+    trace_checks: list[Check | None] = [None] * len(selected)
+    scenario_checks: list[Check | None] = [None] * len(chosen)
+    between: list[Check] = []
+    for n, unit in enumerate(units):
+        result = done.get(n)
+        if result is None:
+            continue
+        if result.broke_at_start is not None and report.broke_at_start is None:
+            report.broke_at_start = result.broke_at_start
+        report.build = report.build or result.build
+        if result.explicit_chance is not None:
+            report.explicit_chance = report.explicit_chance or result.explicit_chance
+        report.stopped = report.stopped or result.stopped
+        if unit.kind == "traces":
+            for i, check in zip(unit.indexes, result.checks):
+                trace_checks[i] = check
+        elif unit.kind == "scenarios":
+            for i, check in zip(unit.indexes, result.checks):
+                scenario_checks[i] = check
+        else:
+            between = result.checks
+    if report.broke_at_start is not None:
+        report.stopped = "the build did not start"
+    cut = _first_failure(trace_checks) if run.fail_fast else None
+    if cut is not None:
+        report.stopped = FAIL_FAST
+    for i, check in enumerate(trace_checks):
+        if check is None or (cut is not None and i > cut) or (report.broke_at_start is not None):
+            trace = selected[i]
+            check = Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, SKIPPED,
+                          f"not run: {report.stopped or 'interrupted'}", trace.ruleset)
+        report.checks.append(check)
+    if cut is not None or report.broke_at_start is not None:
+        if scenarios:
+            report.warnings.append(f"the scenarios were not run: {report.stopped}")
+        return
+    report.checks += between
+    if run.fail_fast and _first_failure(between) is not None:
+        if scenarios:
+            report.warnings.append(f"the scenarios were not run: {report.stopped}")
+        report.stopped = FAIL_FAST
+        return
+    cut = _first_failure(scenario_checks) if run.fail_fast else None
+    if cut is not None:
+        report.stopped = FAIL_FAST
+    for i, check in enumerate(scenario_checks):
+        if check is None or (cut is not None and i > cut):
+            s = chosen[i]
+            check = Check("scenario", s.game, s.check_name, s.rules, SKIPPED, f"not run: {report.stopped or 'interrupted'}")
+        report.checks.append(check)
+
+
+def _first_failure(checks: Sequence[Check | None]) -> int | None:
+    return next((i for i, c in enumerate(checks) if c is not None and c.status in (FAILED, BROKE)), None)
+
+
+__all__ = ["Selection", "Unit", "Done", "deal", "run_sharded", "run_unit"]
