@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from .executor import run_jobs
 from .processes import Terminated, acknowledge, check_stop
@@ -54,6 +54,19 @@ def game_seeds(seed: int, games: int) -> list[int]:
         state, value = splitmix64(state)
         out.append(value)
     return out
+
+
+def _chunks(seed: int, games: int, size: int, levels: tuple[str, ...],
+            rotate: bool) -> Iterator[tuple[list[int], tuple[str, ...], int, bool]]:
+    """The run's games in chunks of ``size``: (their seeds, as game_seeds gives them; the levels; the index of
+    the chunk's first game; rotate)."""
+    state = seed
+    for first in range(0, games, size):
+        chunk = []
+        for _ in range(min(size, games - first)):
+            state, value = splitmix64(state)
+            chunk.append(value)
+        yield chunk, levels, first, rotate
 
 
 def seat_levels(levels: tuple[str, ...], game: int, rotate: bool) -> tuple[str, ...]:
@@ -142,11 +155,11 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
     if games < 1 or jobs < 1:
         raise SimulateError("games and jobs must be at least 1")
     summary = Summary(games, seed, levels, seats, rotate=rotate)
-    seeds = game_seeds(seed, games)
     # Chunks small enough that a cluster's workers share the load, a lost worker costs little, progress
     # comes in tenths, and an interrupted run still counts the games of all but its last fraction of a second.
-    size = max(1, min(250, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
-    chunks = [(seeds[i:i + size], levels, i, rotate) for i in range(0, games, size)]
+    # In this process a chunk is at most 10 games (a second or so under load): it costs nothing to count often.
+    size = max(1, min(250 if jobs > 1 or cluster else 10, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
+    chunks = _chunks(seed, games, size, levels, rotate)  # drawn as they are played: a run starts at once
     done = 0
     try:
         for (_, _, first, _), chunk in run_jobs(_play_many, chunks, jobs, cluster):

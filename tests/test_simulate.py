@@ -16,6 +16,8 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from refimpl.cli import main
 from refimpl.simulate import seat_levels, simulate, summary_csv, summary_json, summary_svg
@@ -138,3 +140,13 @@ def test_progress_lines_when_stderr_is_a_pipe() -> None:
     assert len(rows(proc.stdout)) == 4
     quiet = subprocess.run(command + ["--quiet"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == proc.stdout
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=60),
+       st.integers(min_value=1, max_value=25))
+def test_chunks_give_every_game_its_seed_in_order(seed: int, games: int, size: int) -> None:
+    from refimpl.simulate import _chunks, game_seeds
+
+    chunks = list(_chunks(seed, games, size, ("easy",) * 4, False))
+    assert [s for chunk, _, _, _ in chunks for s in chunk] == game_seeds(seed, games)
+    assert [first for _, _, first, _ in chunks] == list(range(0, games, size))
