@@ -2,19 +2,17 @@
 
 Every level looks only at the legal moves for the rolled face: no search, no chained sixes. Ties
 between equally good moves are broken by one number from the game's seeded decision stream.
-A position is a State or a Turn: anything with ``turn``, ``roll``, ``pieces`` and ``choice_state``.
+A position is a State or a Turn (board.py): anything with ``turn``, ``roll``, ``pieces`` and ``choice_state``;
+the rules come in as ``game``, whatever has a ``board`` and a ``movable`` (the engine's Ludo).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from typing import Protocol, Union
 
 from .. import streams
 from ..base import IllegalAction
-from .board import YARD
-
-if TYPE_CHECKING:
-    from .engine import Ludo, State, Turn
+from .board import YARD, Board, State, Turn
 
 Position = Union["State", "Turn"]
 
@@ -22,7 +20,16 @@ Position = Union["State", "Turn"]
 OTHER, SAFE, ENTER, FINISH, CAPTURE = 0, 1, 2, 3, 3
 
 
-def assess(game: "Ludo", pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
+class Rules(Protocol):
+    """What the CPU levels read of the rules (the engine's Ludo, passed in: this module never imports it)."""
+
+    board: Board
+
+    def movable(self, pos: Position) -> list[int]:
+        """The pieces of the seat to play that the rolled face can move."""
+
+
+def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
     """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``)."""
     b, seat, pieces = game.board, pos.turn, pos.pieces
     step = pieces[seat][piece]
@@ -52,7 +59,7 @@ def assess(game: "Ludo", pos: Position, piece: int, with_risk: bool) -> tuple[in
     return value, (216 - threats) if with_risk else 0
 
 
-def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
+def risk_216(game: Rules, pos: Position, piece: int) -> int:
     """216 x the chance that the moved piece is captured on the next turn (ruling LD-R9): per enemy seat
     k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
     turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216.
@@ -60,7 +67,7 @@ def risk_216(game: "Ludo", pos: Position, piece: int) -> int:
     return assess(game, pos, piece, with_risk=True)[1]
 
 
-def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
+def scores(game: Rules, pos: Position, level: str) -> dict[int, int]:
     """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling LD-R8)."""
     score = {}
     if level == "normal":
@@ -73,7 +80,7 @@ def scores(game: "Ludo", pos: Position, level: str) -> dict[int, int]:
     return score
 
 
-def candidates(game: "Ludo", pos: Position, level: str) -> list[int]:
+def candidates(game: Rules, pos: Position, level: str) -> list[int]:
     """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best for normal
     and hard. One candidate means no draw."""
     pieces = game.movable(pos)
@@ -88,13 +95,13 @@ def candidates(game: "Ludo", pos: Position, level: str) -> list[int]:
     return out
 
 
-def seeded_pick(game: "Ludo", pos: Position, level: str) -> int | None:
+def seeded_pick(game: Rules, pos: Position, level: str) -> int | None:
     """The pick the decision stream gives ``level`` here (ruling LD-R14), or None when it draws nothing."""
     among = candidates(game, pos, level)
     return streams.draw(pos.choice_state, len(among))[1] if len(among) > 1 else None
 
 
-def choose(game: "Ludo", pos: Position, level: str, pick: int | None = None) -> tuple[int, int, int]:
+def choose(game: Rules, pos: Position, level: str, pick: int | None = None) -> tuple[int, int, int]:
     """(piece, decision-stream outputs used, decision stream state after) for ``level``.
 
     A forced move (one legal piece) draws nothing. Easy draws one number for a uniform pick among the

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .. import streams
 from . import cpu
-from .board import YARD, Board
+from .board import YARD, Board, State, Turn
 
 INFO = GameInfo(
     name="ludo",
@@ -87,42 +87,6 @@ class Cpu:
 
 
 Action = Roll | Move | Cpu
-
-
-@dataclass(frozen=True)
-class State:
-    ruleset: str
-    seed: int
-    turn: int  # index of the seat to play
-    phase: str  # roll | move | over
-    roll: int  # the face to move by (phase move), else 0
-    sixes: int  # sixes in a row thrown by the seat to play this turn
-    throws: int
-    decisions: int  # outputs taken from the decision stream so far (SplitMix64 steps)
-    pieces: tuple[tuple[int, ...], ...]  # per seat, per piece: steps from its start (-1 yard, 57 home)
-    result: str | None
-    last_face: int  # the face of the latest throw (0 before the first)
-    dice_state: int  # the dice stream after ``throws`` faces
-    choice_state: int  # the decision stream after ``decisions`` numbers
-
-
-class Turn:
-    """A mutable working copy of a State, for the rules to change in place."""
-
-    __slots__ = ("turn", "phase", "roll", "sixes", "throws", "decisions", "pieces", "result", "last_face",
-                 "dice_state", "choice_state", "options")
-
-    def __init__(self, s: State) -> None:
-        self.turn, self.phase, self.roll, self.sixes = s.turn, s.phase, s.roll, s.sixes
-        self.throws, self.decisions, self.result, self.last_face = s.throws, s.decisions, s.result, s.last_face
-        self.pieces = [list(p) for p in s.pieces]
-        self.dice_state, self.choice_state = s.dice_state, s.choice_state
-        self.options: list[int] | None = None  # movable pieces for the rolled face, once worked out
-
-    def freeze(self, s: State) -> State:
-        return State(s.ruleset, s.seed, self.turn, self.phase, self.roll, self.sixes, self.throws, self.decisions,
-                     tuple(tuple(p) for p in self.pieces), self.result, self.last_face, self.dice_state,
-                     self.choice_state)
 
 
 class Ludo(Game[State, Action]):
