@@ -81,16 +81,19 @@ def scores(game: Rules, pos: Position, level: str) -> dict[int, int]:
 
 
 def candidates(game: Rules, pos: Position, level: str) -> list[int]:
-    """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best for normal
-    and hard. One candidate means no draw."""
+    """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best by ``scores``
+    for normal and hard (worked out here in one pass). One candidate means no draw."""
     pieces = game.movable(pos)
     if level == "easy" or len(pieces) == 1:
         return pieces
-    score = scores(game, pos, level)
-    best = max(score.values())
-    out = []
+    with_risk = level != "normal"
+    best, out = -1 << 30, []
     for p in pieces:
-        if score[p] == best:
+        value, risk = assess(game, pos, p, with_risk)
+        score = 216 * value - risk if with_risk else value
+        if score > best:
+            best, out = score, [p]
+        elif score == best:
             out.append(p)
     return out
 
