@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refimpl.fuzz import DIVERGES, FuzzSettings, fuzz
-from refimpl.fuzz.cases import CaseShape, draw_case, options
+from refimpl.fuzz.cases import CaseDraw, CaseShape, draw_case, options
 from refimpl.fuzz.draw import Draw
 from refimpl.fuzz.inputs import bend_action, bend_start, odd_action
+from refimpl.fuzz.judge import judge_drawn
 from refimpl.fuzz.positions import DRAWERS
-from refimpl.driver import request
+from refimpl.driver import ReferenceDriver, request
 from refimpl.games import GAMES, RuleViolation
 from refimpl.protocol import ProtocolDriver
 from refimpl.replay import replay_all
@@ -360,3 +361,18 @@ def test_fuzz_leaves_no_build_process_behind(mode: str, tmp_path: Path) -> None:
                   tmp_path)
     assert report.finding is not None
     assert psutil.Process().children(recursive=True) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**32))
+def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: int) -> None:
+    """Drawing a case while the judge's plan plays it (the draw's mirror as the plan's reference) gives the
+    very case the same choices give drawn whole first, and the reference agrees with itself on it."""
+    engine = GAMES[game]
+    shape = CaseShape(max_steps=40, depth=engine.info.typical_length // 2)
+    whole = draw_case(Draw(seed=seed), game, engine.info.default_ruleset, shape)
+    judged = judge_drawn(CaseDraw(Draw(seed=seed), game, engine.info.default_ruleset, shape),
+                         ReferenceDriver(), lists_legal=True)
+    assert judged.case == whole
+    assert judged.divergence is None
+    assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0

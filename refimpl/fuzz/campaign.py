@@ -11,11 +11,13 @@ as a trace, and replayed through the ordinary replay path to check it shows the 
 
 from __future__ import annotations
 
+import gc
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
@@ -30,9 +32,9 @@ from ..files import write_file
 from ..processes import acknowledge, check_stop
 from ..profiles import Profile, using
 from ..trace import dump_trace, load_trace
-from .cases import Case, CaseShape, Request, draw_case
+from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
-from .judge import Divergence, Judged, explain, judge
+from .judge import Divergence, Judged, explain, judge, judge_drawn
 from .reproducer import SetupPruner, reproducer, same_divergence
 from .shrink import Shrinker
 
@@ -106,6 +108,22 @@ class CampaignResult:
     interrupted: str | None = None  # SIGINT or SIGTERM stopped the campaign (its finding, if any, is kept)
 
 
+@contextmanager
+def quiet_gc() -> Iterator[None]:
+    """No automatic garbage collection inside the block (one case, drawn and judged), and one at its end when
+    it is due. A case makes and drops tens of thousands of containers (views, lists of legal actions), almost
+    none in a cycle, and the collections they set off rescan everything the campaign holds (Hypothesis's
+    records of every case so far): half the fuzzer's time on a long game."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def joined(cases: list[Case]) -> Case:
     """Several cases as one: the first, then each other's start as a ``start`` request and its steps."""
     first, steps = cases[0], list(cases[0].steps)
@@ -162,16 +180,27 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             build[0] = ProtocolDriver(job.command, timeout)
         return build[0]
 
-    def run(case: Case) -> tuple[str | None, int]:
-        """(what went wrong, the step it went wrong at) for one case."""
+    def run(case: Case | CaseDraw) -> tuple[str | None, int]:
+        """(what went wrong, the step it went wrong at) for one case, or for one being drawn (it is drawn as
+        it is judged)."""
+        drawn = case if isinstance(case, CaseDraw) else None
         try:
             if found.get("kind") == BROKE and build[0] is not None:
                 build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
                 build[0] = None
             target = connect()
-            history.append(case)
-            judged = judge(case, target, "legal" in target.capabilities)
+            if drawn is None:
+                history.append(case)
+                judged = judge(case, target, "legal" in target.capabilities)
+            else:
+                try:
+                    judged = judge_drawn(drawn, target, "legal" in target.capabilities)
+                finally:
+                    history.append(drawn.sent())  # what the build was sent of it
+                case = judged.case
         except BuildBroke as exc:
+            if drawn is not None:
+                case = drawn.case()  # drawn whole all the same
             result.cases += 1
             broke.setdefault("cause", (f"{exc.cause}: {exc.message}", exc.stderr_tail))
             if build[0] is not None:
@@ -220,9 +249,13 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         if budget is not None and not found and now - started > budget:
             result.timed_out = True
             return False
-        case = draw_case(Draw(data), s.game, job.ruleset, shape)
-        broken_by[0] = None
-        kind, step = run(case)
+        with quiet_gc():
+            drawn = CaseDraw(Draw(data), s.game, job.ruleset, shape)
+            broken_by[0] = None
+            # While searching, the case goes to the build as it is drawn. While shrinking, it is drawn whole
+            # first: Hypothesis may end a shrunk case midway, and then the build must not have been sent it.
+            kind, step = run(drawn if not found else drawn.case())
+        case = drawn.case()
         if kind is None or (found and kind != found["kind"]):
             return False
         case = cut(broken_by[0] or case, step, kind)
@@ -258,7 +291,8 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         if found:
             def check(case: Case) -> int | None:
                 check_stop()
-                kind, step = run(case)
+                with quiet_gc():
+                    kind, step = run(case)
                 return step if kind == found["kind"] else None
 
             shrinker = Shrinker(check, found["at"] + started + s.shrink_time)

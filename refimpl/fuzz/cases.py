@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..driver import Op, request
+from ..driver import Op, Outcome, ReferenceDriver, outcome, request
 from ..games import GAMES, JSON, Game, RuleViolation
 from ..serve import Session
 from ..trace import Step, Steps, Trace
@@ -56,13 +56,11 @@ class Case:
 
     def trace(self, path: str = "<fuzz case>") -> Trace:
         """The case as a trace without expectations (the oracle supplies them)."""
-        steps = []
-        for i, r in enumerate(self.steps, 1):
-            start = r.body if r.kind in ("start", "request") else None
-            steps.append(Step(number=i, line=0, action=r.body if r.kind == "action" else None, kind=r.kind,
-                              start=start))
+        return self._trace(Steps.of(_step(i, r) for i, r in enumerate(self.steps, 1)), path)
+
+    def _trace(self, steps: Steps, path: str = "<fuzz case>") -> Trace:
         return Trace(path=path, game=self.game, ruleset=self.ruleset, seed=self.seed, setup=self.setup,
-                     title="fuzz case", rules=(), source="refimpl fuzz", steps=Steps.of(steps))
+                     title="fuzz case", rules=(), source="refimpl fuzz", steps=steps)
 
     def legal_at(self, step: Step | None) -> bool:
         """Whether the oracle's legal lists are compared after ``step`` (None: the start)."""
@@ -86,14 +84,28 @@ class Case:
                    data.get("origin", "plain"))
 
 
-class Mirror:
-    """The reference playing the case as it is drawn (``refimpl serve``'s own session), so each step is
-    chosen from the position the requests so far have made."""
+def _step(number: int, r: Request) -> Step:
+    """A request of a case as a step of its trace (without expectations)."""
+    return Step(number=number, line=0, action=r.body if r.kind == "action" else None, kind=r.kind,
+                start=r.body if r.kind in ("start", "request") else None)
 
-    def __init__(self, case: Case) -> None:
+
+class Mirror(ReferenceDriver):
+    """The reference playing the case as it is drawn (``refimpl serve``'s own session, as the judge's
+    reference has it), so each step is chosen from the position the requests so far have made.
+
+    It can be the judge's oracle as well (``CaseDraw.trace``): the plan then sends it every request, the
+    case's steps among them as they are drawn, and the reference works each answer out once. What it works
+    out for the position it is in (the legal actions and their kinds) is kept while it stays there: for the
+    legal list the plan asks about there, and for the next step drawn from there (after a refused one too)."""
+
+    def __init__(self, case: Case, start: bool = True) -> None:
+        super().__init__()
         self.game = case.game
-        self.session = Session(GAMES, "mirror")
-        self.send(("start", case.game, case.ruleset, case.seed, case.setup))
+        self._legal: tuple[Any, Any, list[JSON]] | None = None  # (engine, state, its legal actions as JSON)
+        self._options: tuple[Any, Any, Options] | None = None
+        if start:
+            self.send(("start", case.game, case.ruleset, case.seed, case.setup))
 
     def send(self, op: Op) -> dict[str, JSON]:
         return self.session.handle(request(op))
@@ -106,26 +118,106 @@ class Mirror:
     def state(self) -> Any:
         return self.session.state
 
+    def legal_json(self, engine: Game[Any, Any], state: Any) -> list[JSON]:
+        """The legal actions of ``state`` as JSON (what the session answers ``legal`` with), worked out once
+        while the mirror stays at that state (states are values that never change)."""
+        here = self._legal
+        if here is not None and here[0] is engine and here[1] is state:
+            return here[2]
+        legal = [engine.action_json(a) for a in engine.legal_actions(state)]
+        self._legal = (engine, state, legal)
+        return legal
+
+    def options(self) -> "Options":
+        """What can be done at the mirror's position (see ``options``)."""
+        engine, state = self.engine, self.state
+        here = self._options
+        if here is not None and here[0] is engine and here[1] is state:
+            return here[2]
+        if state is None:
+            found = Options([], [])
+        else:
+            legal = self.legal_json(engine, state)
+            found = Options(legal, legal + [engine.action_json(a) for a in engine.extra_actions(state)])
+        self._options = (engine, state, found)
+        return found
+
+    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+        """As the reference answers ``ops``; the legal list of the position the mirror is in (asked without an
+        observer) is the one it has worked out there, the list the session would answer with."""
+        for op in ops:
+            engine, state = self.session.game, self.session.state
+            if op[0] == "legal" and (len(op) < 2 or op[1] is None) and engine is not None \
+                    and self.transcript is None:
+                try:
+                    actions = self.legal_json(engine, state)
+                except RuleViolation:
+                    pass  # the session refuses it, in its own words
+                else:
+                    yield outcome(op, {"ok": True, "actions": actions})
+                    continue
+            yield from super().batch((op,))
+
 
 def _kind(action: JSON) -> str:
     """An action's kind for choosing: its type and its true flags (``move+attack``, ``deploy+ambush``)."""
     if type(action) is not dict:
         return "?"
-    flags = [k for k, v in action.items() if v is True]
     kind = str(action.get("type"))
+    if True not in action.values():  # no value equal to true (1 and 1.0 are, and go the long way): no flags
+        return kind
+    flags = [k for k, v in action.items() if v is True]
     return kind if not flags else "+".join([kind] + sorted(flags))
 
 
-def pick_action(d: Draw, options: Sequence[JSON]) -> JSON:
+def _type(action: JSON) -> str:
+    return str(action.get("type")) if type(action) is dict else "?"
+
+
+def _groups(options: Sequence[JSON], kinds: Sequence[str]) -> dict[str, dict[str, list[JSON]]]:
+    """``options`` by type, then by kind (``kinds``: each one's), each group in the order of ``options``."""
+    groups: dict[str, dict[str, list[JSON]]] = {}
+    for a, kind in zip(options, kinds):
+        by_kind = groups.get(_type(a))
+        if by_kind is None:
+            by_kind = groups[_type(a)] = {}
+        same = by_kind.get(kind)
+        if same is None:
+            by_kind[kind] = [a]
+        else:
+            same.append(a)
+    return groups
+
+
+class Options:
+    """What can be done at one position, worked out once for every draw from it: the legal actions, those
+    together with the ones ``legal`` leaves out (``every``), the first action of each kind in ``every``, and
+    ``every`` by type and kind (for ``pick_action``)."""
+
+    __slots__ = ("legal", "every", "firsts", "_kinds", "_groups")
+
+    def __init__(self, legal: list[JSON], every: list[JSON]) -> None:
+        self.legal, self.every = legal, every
+        self._kinds = [_kind(a) for a in every]
+        self.firsts: dict[str, JSON] = {}  # kind: its first action, kinds in the order they first appear
+        for a, kind in zip(every, self._kinds):
+            if kind not in self.firsts:
+                self.firsts[kind] = a
+        self._groups: dict[str, dict[str, list[JSON]]] | None = None
+
+    def groups(self) -> dict[str, dict[str, list[JSON]]]:
+        if self._groups is None:
+            self._groups = _groups(self.every, self._kinds)
+        return self._groups
+
+
+def pick_action(d: Draw, options: Sequence[JSON], groups: dict[str, dict[str, list[JSON]]] | None = None) -> JSON:
     """A type first, then a kind of that type (its true flags: an attack, an ambush), then an action of that
-    kind: a rare kind (complete deployment, reveal an ambush, attack) is as likely as a common one."""
-    by_type: dict[str, list[JSON]] = {}
-    for a in options:
-        by_type.setdefault(str(a.get("type")) if type(a) is dict else "?", []).append(a)
-    same_type = by_type[d.pick(sorted(by_type))]
-    by_kind: dict[str, list[JSON]] = {}
-    for a in same_type:
-        by_kind.setdefault(_kind(a), []).append(a)
+    kind: a rare kind (complete deployment, reveal an ambush, attack) is as likely as a common one.
+    ``groups``: ``options`` by type and kind, when they are already known (``Options.groups``)."""
+    if groups is None:
+        groups = _groups(options, [_kind(a) for a in options])
+    by_kind = groups[d.pick(sorted(groups))]
     return d.pick(by_kind[d.pick(sorted(by_kind))])
 
 
@@ -171,14 +263,11 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
     legal list leaves out), sometimes an action with faults, a malformed one, a restart, a new start
     (valid or not) or a protocol request of another kind."""
     engine, state = mirror.engine, mirror.state
-    legal, every = options(engine, state)
+    here = mirror.options()
+    legal, every = here.legal, here.every
     known = {_kind(a) for a in vocabulary}
-    firsts: dict[str, JSON] = {}  # the first action of each kind not yet in the vocabulary: each gets bent
-    for a in every:
-        kind = _kind(a)
-        if kind not in known and kind not in firsts:
-            firsts[kind] = a
-    vocabulary.extend(every[:2] + list(firsts.values()))
+    # the first action of each kind not yet in the vocabulary: each gets bent
+    vocabulary.extend(every[:2] + [a for kind, a in here.firsts.items() if kind not in known])
     if len(vocabulary) > 64:
         del vocabulary[:32]
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
@@ -187,8 +276,7 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
     else:
         what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)])
     if what in ("play", "bend", "odd"):
-        pool = every or vocabulary or [{"type": "?"}]
-        action = pick_action(d, pool)
+        action = pick_action(d, every, here.groups()) if every else pick_action(d, vocabulary or [{"type": "?"}])
         if what == "bend":
             near = scalars(engine.view(state)) if state is not None else []
             action = bend_action(d, action, vocabulary, near)
@@ -215,25 +303,85 @@ class CaseShape:
     rulesets: tuple[str, ...] = field(default_factory=tuple)
 
 
+class CaseDraw:
+    """A case being drawn: its start at once, then up to ``shape.max_steps`` requests (half the cases at most
+    20), each from the position the requests before it have made.
+
+    Either the draw plays its requests on the mirror itself (``case``: the whole case at once), or it hands
+    them to the judge's plan one at a time as the plan asks for them (``trace``), with the mirror as the
+    plan's oracle: the plan sends the mirror each request, then asks what it asks after it, before the next
+    one is drawn. The same choices give the same case either way: the plan's other requests leave the game
+    as it is, and a start the game refuses (a drawn set-up) leaves it as it was."""
+
+    def __init__(self, d: Draw, game: str, ruleset: str, shape: CaseShape) -> None:
+        self.d = d
+        seed, setup, origin = draw_start(d, game, ruleset, shape.depth)
+        self.requests: list[Request] = []
+        try:
+            GAMES[game].new_state(ruleset, seed, setup)
+        except RuleViolation:  # a drawn set-up the game refuses: the build must refuse it too, then play on
+            self.requests.append(Request("start", {"ruleset": ruleset, "seed": seed, "setup": setup}))
+            setup, origin = {}, "plain"
+        limit = shape.max_steps if d.one_in(2) else min(shape.max_steps, 20)
+        self.n = d.below(limit + 1)
+        self.before = len(self.requests)  # requests before the drawn ones
+        self.start = Case(game, ruleset, seed, setup, (), True, origin)
+        self.mirror = Mirror(self.start, start=False)
+        self._vocabulary: list[JSON] = []
+        self._by: str | None = None  # who plays the requests on the mirror: "itself" or "plan"
+        self._case: Case | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.requests) == self.before + self.n
+
+    def _next(self) -> Request:
+        i = len(self.requests) - self.before
+        step = draw_step(self.d, self.mirror, self._vocabulary, last=i == self.n - 1)
+        self.requests.append(step)
+        return step
+
+    def case(self) -> Case:
+        """The whole case: drawn to its end here, unless the plan draws it (then once the plan is done)."""
+        if self._case is not None:
+            return self._case
+        if self._by is None:
+            self._by = "itself"
+            c = self.start
+            self.mirror.send(("start", c.game, c.ruleset, c.seed, c.setup))
+            while not self.complete:
+                self.mirror.send(self._next().op(c.game))
+        if not self.complete:
+            raise RuntimeError("the case is still being drawn")
+        self._case = self.start.with_steps(self.requests)
+        return self._case
+
+    def sent(self) -> Case:
+        """The case as far as it is drawn (all of it, once complete)."""
+        return self.case() if self.complete else self.start.with_steps(self.requests)
+
+    def trace(self) -> Trace:
+        """The case as a trace whose steps are drawn as they are taken, in order, for a plan that has the
+        mirror as its oracle (and so plays each one on it before taking the next)."""
+        if self._by is not None:
+            raise RuntimeError("the case is already being drawn")
+        self._by = "plan"
+
+        def make(i: int) -> Step:
+            if i > len(self.requests):
+                raise IndexError(f"step {i + 1} of a case drawn in order")
+            return _step(i + 1, self.requests[i] if i < len(self.requests) else self._next())
+
+        return self.start._trace(Steps(self.before + self.n, make, False))
+
+    def legal_at(self, step: Step | None) -> bool:
+        """``Case.legal_at`` for the steps drawn so far."""
+        return self.start.legal_at_start if step is None else self.requests[step.number - 1].legal
+
+
 def draw_case(d: Draw, game: str, ruleset: str, shape: CaseShape) -> Case:
     """A whole case: a start, then up to ``shape.max_steps`` requests (half the cases at most 20)."""
-    seed, setup, origin = draw_start(d, game, ruleset, shape.depth)
-    steps = []
-    try:
-        GAMES[game].new_state(ruleset, seed, setup)
-    except RuleViolation:  # a drawn set-up the game refuses: the build must refuse it too, then play on
-        steps.append(Request("start", {"ruleset": ruleset, "seed": seed, "setup": setup}))
-        setup, origin = {}, "plain"
-    limit = shape.max_steps if d.one_in(2) else min(shape.max_steps, 20)
-    n = d.below(limit + 1)
-    case = Case(game, ruleset, seed, setup, (), True, origin)
-    mirror = Mirror(case)
-    vocabulary: list[JSON] = []
-    for i in range(n):
-        step = draw_step(d, mirror, vocabulary, last=i == n - 1)
-        steps.append(step)
-        mirror.send(step.op(game))
-    return case.with_steps(steps)
+    return CaseDraw(d, game, ruleset, shape).case()
 
 
 def replay_mirror(case: Case, upto: int) -> Mirror:

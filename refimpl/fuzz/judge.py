@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from ..chance import ExplicitChance, is_explicit
 from ..compare import MISSING, Difference, first_difference, whole_difference
-from ..driver import BuildBroke, Driver, Outcome, ReferenceDriver, Refused, Rejected
+from ..driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ..games import GAMES, JSON
-from ..replay import Probe, _show_outcome, moves, outcome_difference, plan
-from .cases import Case
+from ..replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
+from ..trace import Step, Trace
+from .cases import Case, CaseDraw
 
 
 @dataclass(frozen=True)
@@ -88,19 +89,60 @@ def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> J
     """Send the case to the build and compare every answer with the reference's. ``full``: the legal lists
     after every step, as ``verify`` checks a trace (else only where the case asks). Raises BuildBroke, with
     ``step`` set to the case's step whose answers were due when the build broke."""
-    trace = case.trace()
     reference: Driver = ReferenceDriver()
     if is_explicit(build):  # the reference answers the explicit requests such a build is sent
         reference = ExplicitChance(reference)
-    probes, answers = plan(trace, lists_legal, reference, legal_at=None if full else case.legal_at)
+    return _judged(case, case.trace(), reference, build, lists_legal, None if full else case.legal_at)
+
+
+def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool) -> Judged:
+    """Draw the case and judge it in one pass, as ``judge`` judges a drawn case: the draw's mirror is the
+    reference that answers the plan, so it works each answer out once, and the requests go to the build as
+    the plan makes them, so the build answers while the kit draws. Raises BuildBroke as ``judge`` does (the
+    case is drawn whole all the same: ``drawn.case()``)."""
+    if is_explicit(build):
+        # Such a build is sent the explicit form of each request and the reference answers that form, while
+        # the mirror plays the requests as written: the case is drawn first, then judged.
+        return judge(drawn.case(), build, lists_legal)
+    return _judged(drawn, drawn.trace(), drawn.mirror, build, lists_legal, drawn.legal_at)
+
+
+def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Driver, lists_legal: bool,
+            legal_at: Callable[[Step | None], bool] | None) -> Judged:
+    """The plan of ``trace`` answered by ``reference`` and, request by request as it is made, sent to the
+    build; then the first divergence."""
+    probes: list[Probe] = []
+    answers: list[Outcome] = []
+    stopped: list[BaseException] = []
+
+    def planned() -> Iterator[Op]:
+        try:
+            for probe, answer in plan_iter(trace, lists_legal, reference, legal_at):
+                probes.append(probe)
+                answers.append(answer)
+                yield probe.op
+        except GeneratorExit:
+            raise
+        except BaseException as exc:  # noqa: B036 - the draw stopped (Hypothesis ends the case, Ctrl-C...):
+            stopped.append(exc)  # the build answers what it was sent first, so it stays in step
+
+    ops = planned()
     outcomes: list[Outcome] = []
     try:
-        for outcome in build.batch([p.op for p in probes]):
+        for outcome in build.batch(ops):
             outcomes.append(outcome)
     except BuildBroke as exc:
+        for _ in ops:  # the rest of the plan: a drawn case is drawn whole all the same
+            pass
+        if stopped:
+            build.close()  # out of step, on requests that make no case: it is started afresh
+            raise stopped[0] from None
         probe = probes[len(outcomes)] if len(outcomes) < len(probes) else probes[-1]
         exc.step = 0 if probe.step is None else probe.step.number  # type: ignore[attr-defined]
         raise
+    if stopped:
+        raise stopped[0]
+    case = source if isinstance(source, Case) else source.case()
     return Judged(case, probes, answers, outcomes, first_divergence(probes, answers, outcomes))
 
 
