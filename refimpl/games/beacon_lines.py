@@ -3,6 +3,9 @@
 A round is one joint action: one claim per faction, both chosen from the control snapshot taken at
 the start of the round, then revealed together. Claims add permanent markers; control of a non-Home
 region is recomputed by strict majority after every round, then the factions score.
+
+The seed's worked routes (BL-ROUTE-1, BL-ROUTE-2, BL-ROUTE-3) are not coded anywhere: they follow from the
+rules below, and the traces replay them.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ class Claim:
     """The joint action of one round: the region each faction claims (``targets[faction]``).
 
     A faction's entry may hold more than one region only so that a build which accepts a second
-    claim can be asked about it; the rules reject it (``one-claim-per-round``).
+    claim can be asked about it; the rules reject it (``one-claim-per-round``). Both factions' claims are
+    inputs: the kit has no built-in opponent script (ruling BL-R5).
     """
 
     targets: tuple[tuple[str, tuple[str, ...]], ...]
@@ -67,7 +71,11 @@ class Claim:
 
 @dataclass(frozen=True)
 class Board:
-    """The map and numbers of one ruleset, read from data/beacon-lines.yaml."""
+    """The map and numbers of one ruleset, read from data/beacon-lines.yaml.
+
+    Implements BL-MAP-1, BL-MAP-2, BL-MAP-3 (the seven regions and the ten edges of the data table, made
+    symmetric, and nothing else), BL-SCORE-2 (the values of the ruleset) and the thresholds of BL-WIN-1 and
+    BL-WIN-2."""
 
     factions: tuple[str, ...]
     regions: tuple[str, ...]
@@ -102,7 +110,8 @@ class Board:
 
     @property
     def contested(self) -> tuple[str, ...]:
-        """The non-Home regions, in table order: the only regions that carry markers."""
+        """The non-Home regions, in table order: the only regions that carry markers and the only possible
+        targets (BL-CTRL-3)."""
         return tuple(r for r in self.regions if r not in self.homes)
 
 
@@ -134,6 +143,8 @@ class BeaconLines(Game[State, Claim]):
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> State:
+        """The start state: round 1, the five non-Home regions neutral with no markers (BL-MAP-4); restart
+        comes back here (BL-RESTART-1, BL-R5). No set-up, and the seed is ignored (BL-START-1)."""
         name = self._ruleset(ruleset)
         self._no_setup(setup)
         board = self.boards[name]
@@ -143,43 +154,49 @@ class BeaconLines(Game[State, Claim]):
     # --- rules -------------------------------------------------------------------------------
     @lru_cache(maxsize=4096)  # noqa: B019 - engines live as long as the process; keys are small tuples
     def _position(self, ruleset: str, markers: tuple[tuple[str, tuple[int, ...]], ...]) -> _Position:
-        """Everything that follows from the markers alone, worked out once per distinct position."""
+        """Everything that follows from the markers alone, worked out once per distinct position: control
+        (BL-CTRL-2, BL-CTRL-3), scores (BL-SCORE-1) and each faction's targets (BL-TURN-2, BL-TURN-6, ruling
+        BL-R1)."""
         board = self.boards[ruleset]
         counts = dict(markers)
         control: dict[str, str | None] = {}
         for region in board.regions:
-            if region in board.homes:
+            if region in board.homes:  # Homes are their owner's, never decided by markers (BL-CTRL-3)
                 control[region] = board.homes[region]
                 continue
             per = counts[region]
             top = max(per)
             leaders = [f for f, n in zip(board.factions, per) if n == top]
-            control[region] = leaders[0] if top > 0 and len(leaders) == 1 else None
+            control[region] = leaders[0] if top > 0 and len(leaders) == 1 else None  # strict majority (BL-CTRL-2)
         scores = {f: 0 for f in board.factions}
         for region, owner in control.items():
             if owner is not None:
                 scores[owner] += board.values[region]
-        targets = {}
+        targets = {}  # adjacent to a region controlled now; controlling a region is not enough (BL-TURN-6, BL-R1)
         for faction in board.factions:
             reachable = set().union(*(board.neighbours[r] for r, o in control.items() if o == faction))
             targets[faction] = tuple(r for r in board.contested if r in reachable)
         return _Position(control, scores, targets)
 
     def control(self, state: State) -> dict[str, str | None]:
-        """Who controls each region: Homes by ownership, others by strict marker majority."""
+        """Who controls each region: Homes by ownership, others by strict marker majority (BL-CTRL-2,
+        BL-CTRL-3)."""
         return dict(self._position(state.ruleset, state.markers).control)
 
     def scores(self, state: State) -> dict[str, int]:
-        """Each faction's score: the sum of the values of the regions it controls."""
+        """Each faction's score: the sum of the values of the regions it controls (BL-SCORE-1)."""
         return dict(self._position(state.ruleset, state.markers).scores)
 
     def targets(self, state: State, faction: str) -> list[str]:
-        """Legal claims for ``faction``: non-Home regions adjacent to a region it controls now."""
+        """Legal claims for ``faction``: non-Home regions adjacent to a region it controls now (BL-TURN-2; at
+        the start, BL-TURN-3), and none once the game is over (BL-WIN-3)."""
         if state.result is not None:
             return []
         return list(self._position(state.ruleset, state.markers).targets.get(faction, ()))
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Claim]:
+        """Every joint claim of the round: a Red target with a Blue target; none once over. Implements
+        BL-LEGAL-1."""
         board = self.boards[state.ruleset]
         per_faction = [self.targets(state, f) for f in board.factions]
         if not all(per_faction):
@@ -188,6 +205,7 @@ class BeaconLines(Game[State, Claim]):
                 for combo in product(*per_faction)]
 
     def parse_action(self, data: JSON) -> Claim:
+        """The claim ``data`` writes, checked for form only. Implements BL-FORM-1. Raises MalformedAction."""
         if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         if data["type"] != "claim":
@@ -206,6 +224,9 @@ class BeaconLines(Game[State, Claim]):
         return Claim(tuple(targets))
 
     def apply(self, state: State, action: Claim) -> State:
+        """Play one round's joint claim. The checks come in the order of the spec's "Actions" (BL-FORM-2), with
+        the kit's codes (ruling BL-R6): game over (BL-WIN-3, ruling BL-R3), then each faction in turn: one
+        claim (BL-TURN-4), a legal target (BL-TURN-2, BL-CTRL-3). Raises IllegalAction."""
         board = self.boards[state.ruleset]
         if state.result is not None:
             raise IllegalAction("game-over", f"the game ended in round {state.round}")
@@ -225,13 +246,15 @@ class BeaconLines(Game[State, Claim]):
             region = regions[0]
             if region not in board.names:
                 raise IllegalAction("unknown-region", f"{faction} claimed {region!r}, which is not a region")
-            # Every faction's legality is judged on the same start-of-round snapshot: ``state``.
+            # Every faction's legality is judged on the same start-of-round snapshot: ``state`` (BL-TURN-1; a
+            # region claimed this round opens no target before the next round, BL-TURN-4).
             if region not in self.targets(state, faction):
                 raise IllegalAction("illegal-target",
                                     f"{faction} cannot claim {board.names[region]}: it is a Home or not "
                                     f"adjacent to a region {faction} controls at the start of round "
                                     f"{state.round}")
             chosen[faction] = region
+        # Both claims land together, one permanent marker each, the same region or not (BL-TURN-5, BL-CTRL-1).
         counts = state.marker_counts()
         for i, faction in enumerate(board.factions):
             per = list(counts[chosen[faction]])
@@ -241,7 +264,10 @@ class BeaconLines(Game[State, Claim]):
         return self._finish_round(after)
 
     def _finish_round(self, state: State) -> State:
-        """Score, then the win check; move on to the next round or end the game."""
+        """Score, then the win check; move on to the next round or end the game. Implements BL-WIN-1 (4 or
+        more and a lead of 1: level scores never win early, ruling BL-R4), BL-WIN-2 (after round 3, the higher
+        score or a draw), ruling BL-R7 (fewer than 3 rounds and no winner: play on) and ruling BL-R2 (a
+        finished game keeps the round it ended in)."""
         board = self.boards[state.ruleset]
         scores = self.scores(state)
         ranked = sorted(scores.values(), reverse=True)
@@ -258,6 +284,7 @@ class BeaconLines(Game[State, Claim]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        """The state view of the spec's "State view". Implements BL-VIEW-1."""
         board = self.boards[state.ruleset]
         return {
             "game": INFO.name,
