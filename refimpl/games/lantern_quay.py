@@ -3,6 +3,9 @@
 A round is a chance action (the roll of three dice) followed by three placements, one die to each
 slot. Under ``v1`` the placements are locked first and then resolve in the printed order Salvage,
 Forge, Install; under ``v0`` (the draft) each die resolves the moment it is placed.
+
+The seed's worked allocations (LQ-ROUTE-1, LQ-ROUTE-2, LQ-ROUTE-3) are not coded anywhere: they follow from
+the rules below, and the traces replay them.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ INFO = GameInfo(
 
 @dataclass(frozen=True)
 class Roll:
-    """Chance action: the faces of the three dice, in the order they were rolled."""
+    """Chance action: the faces of the three dice, in the order they were rolled. The three dice are one
+    action whose faces the caller gives; the kit never rolls (LQ-ROLL-1, ruling LQ-R3)."""
 
     dice: tuple[int, ...]
 
@@ -59,7 +63,8 @@ class Roll:
 
 @dataclass(frozen=True)
 class Place:
-    """Put one unplaced die showing ``face`` on ``slot``. Dice with equal faces are interchangeable."""
+    """Put one unplaced die showing ``face`` on ``slot``. Dice with equal faces are interchangeable (ruling
+    LQ-R2)."""
 
     slot: str
     face: int
@@ -128,6 +133,8 @@ class LanternQuay(Game[State, Action]):
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> State:
+        """The start state: round 1, brass 1, no modules, no lens, no dice (LQ-START-1); restart comes back
+        here (LQ-RESTART-1). No set-up, and the seed is ignored: no dice are drawn (LQ-START-2)."""
         name = self._ruleset(ruleset)
         self._no_setup(setup)
         s = self.tables.start
@@ -136,6 +143,8 @@ class LanternQuay(Game[State, Action]):
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
+        """The roll or placement ``data`` writes, checked for form only. Implements LQ-FORM-1. Raises
+        MalformedAction."""
         if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         if data["type"] == "roll":
@@ -156,6 +165,8 @@ class LanternQuay(Game[State, Action]):
         return state.phase == "roll"
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
+        """Every roll in phase roll, every empty slot with every distinct unplaced face in phase place, nothing
+        once over. Implements LQ-LEGAL-1."""
         t = self.tables
         if state.phase == "roll":
             return [Roll(d) for d in product(range(1, t.faces + 1), repeat=t.dice)]
@@ -166,6 +177,10 @@ class LanternQuay(Game[State, Action]):
         return []
 
     def apply(self, state: State, action: Action) -> State:
+        """A roll or a placement, checked in the order of the spec's "Actions" (LQ-FORM-2): game over (LQ-END-1),
+        then a roll only in phase roll and of three d6 (LQ-ROLL-1, LQ-ROLL-2), a placement only in phase place,
+        on a free slot, of an unplaced die's face (LQ-ROLL-2, LQ-PLACE-1). The timing is the ruleset's
+        (LQ-TIME-1, LQ-TIME-2). Raises IllegalAction."""
         t = self.tables
         if state.phase == "over":
             raise IllegalAction("game-over", f"the game ended after round {state.round}")
@@ -189,21 +204,23 @@ class LanternQuay(Game[State, Action]):
             raise IllegalAction("no-such-die", f"no unplaced die shows {action.face} "
                                 f"(unplaced: {list(state.dice)})")
         dice = list(state.dice)
-        dice.remove(action.face)
+        dice.remove(action.face)  # the first unplaced die showing the face (ruling LQ-R2)
         placed = sorted(state.placed + ((action.slot, action.face),), key=lambda p: t.slots.index(p[0]))
         after = evolve(state, dice=tuple(dice), placed=tuple(placed))
-        if self.timing[state.ruleset] == "on-placement":
+        if self.timing[state.ruleset] == "on-placement":  # v0: on the stock of this moment (LQ-TIME-2, ruling LQ-R5)
             after = self._resolve(after, action.slot, action.face)
-        if len(after.placed) < len(t.slots):
+        if len(after.placed) < len(t.slots):  # the round ends only once all three slots resolved (LQ-END-1, LQ-R5)
             return after
         if self.timing[state.ruleset] == "locked":
             placed = dict(after.placed)
-            for slot in t.slots:  # printed order, whatever order the dice were put down in
+            for slot in t.slots:  # printed order, whatever order the dice were put down in (LQ-TIME-1)
                 after = self._resolve(after, slot, placed[slot])
         return self._end_round(after)
 
     def _resolve(self, state: State, slot: str, face: int) -> State:
-        """One slot's effect for one die, on the current stock."""
+        """One slot's effect for one die, on the current stock: the face table's Salvage (LQ-SALV-1), Forge
+        (LQ-FORGE-1, LQ-FORGE-2, all or nothing: LQ-FORGE-3) and Install (LQ-INST-1, LQ-INST-2: one module for
+        one lens, and one die on Install lights at most one lens a round)."""
         t = self.tables
         if slot == "salvage":
             return evolve(state, brass=state.brass + t.salvage[face])
@@ -218,7 +235,9 @@ class LanternQuay(Game[State, Action]):
         return state
 
     def _end_round(self, state: State) -> State:
-        """Dice do not carry over; brass and modules do. After the last round the game is decided."""
+        """Dice do not carry over; brass and modules do (LQ-CARRY-1). The next round begins at once (ruling
+        LQ-R4). After the last round the game is decided: three lenses restore, fewer is incomplete (LQ-END-1,
+        ruling LQ-R1)."""
         t = self.tables
         cleared = evolve(state, dice=(), placed=())
         if state.round < t.rounds:
@@ -230,6 +249,7 @@ class LanternQuay(Game[State, Action]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        """The state view of the spec's "State view". Implements LQ-VIEW-1."""
         placed = dict(state.placed)
         return {
             "game": INFO.name,
