@@ -12,7 +12,9 @@ YARD = -1  # a piece's step while it waits in its yard
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """The geometry of data/ludo.yaml, precomputed.
+    """The geometry of data/ludo.yaml, precomputed: four seats in turn order (LD-SEAT-1, ruling LD-R2), a
+    52-square loop with the start squares 13 apart (LD-BOARD-1), the safe squares (LD-SAFE-1), and home 57 steps
+    from the start, past a six-square home column (LD-BOARD-2, ruling LD-R1).
 
     The tables spare the rules and the CPU levels the modular arithmetic of every move (a simulation moves
     once a throw): ``squares[seat][step]`` is the loop square of a step 0 to ``goal``, None past

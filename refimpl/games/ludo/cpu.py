@@ -30,7 +30,9 @@ class Rules(Protocol):
 
 
 def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
-    """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``)."""
+    """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``): normal's
+    priorities as values (LD-CPU-2, ruling LD-R8) and hard's estimate of a capture on the next turn (LD-CPU-3,
+    ruling LD-R9)."""
     b, seat, pieces = game.board, pos.turn, pos.pieces
     step = pieces[seat][piece]
     if step == YARD:
@@ -60,10 +62,10 @@ def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int
 
 
 def risk_216(game: Rules, pos: Position, piece: int) -> int:
-    """216 x the chance that the moved piece is captured on the next turn (ruling LD-R9): per enemy seat
-    k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
-    turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216.
-    Safe squares, the home column and home count 0."""
+    """216 x the chance that the moved piece is captured on the next turn (LD-CPU-3, ruling LD-R9): per enemy
+    seat k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
+    turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216, the seed's
+    formula rather than its prose (ruling LD-R7). Safe squares, the home column and home count 0."""
     return assess(game, pos, piece, with_risk=True)[1]
 
 
@@ -81,8 +83,9 @@ def scores(game: Rules, pos: Position, level: str) -> dict[int, int]:
 
 
 def candidates(game: Rules, pos: Position, level: str) -> list[int]:
-    """The pieces ``level`` draws among, in piece order: every movable piece for easy, the best by ``scores``
-    for normal and hard (worked out here in one pass). One candidate means no draw."""
+    """The pieces ``level`` draws among, in piece order: every movable piece for easy (LD-CPU-1, each yard piece
+    on its own: ruling LD-R15), the best by ``scores`` for normal and hard (LD-CPU-2, LD-CPU-3; worked out here
+    in one pass), their ties to be split by a draw (LD-CPU-4). One candidate means no draw."""
     pieces = game.movable(pos)
     if level == "easy" or len(pieces) == 1:
         return pieces
@@ -108,7 +111,8 @@ def choose(game: Rules, pos: Position, level: str, pick: int | None = None) -> t
     """(piece, decision-stream outputs used, decision stream state after) for ``level``.
 
     A forced move (one legal piece) draws nothing. Easy draws one number for a uniform pick among the
-    legal pieces; normal and hard draw one number only to break a tie among their best moves. A ``pick``
+    legal pieces (LD-CPU-1); normal and hard draw one number only to break a tie among their best moves
+    (LD-CPU-4), from the decision stream, never the dice stream (LD-CPU-5). A ``pick``
     given by the caller replaces that number and uses up one output (ruling LD-R14). Raises IllegalAction
     ``bad-pick`` when a draw is due and the pick is out of its range.
     """

@@ -54,7 +54,8 @@ LEVELS = ("easy", "normal", "hard")
 
 @dataclass(frozen=True)
 class Roll:
-    """A throw of the die: ``face`` 1-6, or None for the next face of the game's seeded dice stream."""
+    """A throw of the die: ``face`` 1-6, or None for the next face of the game's seeded dice stream (the chance
+    action of LD-ROLL-1)."""
 
     face: int | None = None
 
@@ -74,7 +75,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Cpu:
-    """Let the CPU ``level`` choose the move of the seat to play (specs/ludo.md, CPU levels); ``pick``, when
+    """Let the CPU ``level`` choose the move of the seat to play (specs/ludo.md, CPU levels): the seed's CPUs
+    as an action of the protocol (ruling LD-R6), naming its level on each call (ruling LD-R13); ``pick``, when
     given, is the level's one draw given by the caller instead of the decision stream (ruling LD-R14)."""
 
     level: str
@@ -96,7 +98,8 @@ class Ludo(Game[State, Action]):
         self.data = data
         self.board = b = Board.from_data(data)
         # Per face, per step (YARD last, so a piece's step indexes it directly): whether a piece there can move
-        # by the face. From the yard only with a 6; otherwise exactly up to home, never past it.
+        # by the face (LD-MOVE-1). From the yard only with a 6 (LD-ROLL-2); otherwise exactly up to home, never
+        # past it (LD-MOVE-2). Other pieces never stop a move: a stack blocks nobody (LD-STACK-1).
         self.can_move = tuple(tuple(step + face <= b.goal for step in range(b.goal + 1)) + (face == 6,)
                               for face in range(7))
         self.piece_numbers = tuple(range(b.pieces))
@@ -105,7 +108,8 @@ class Ludo(Game[State, Action]):
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> State:
         """The start state, or a position given by ``setup``: ``pieces`` (per seat, four steps),
-        ``turn`` (the seat to roll) and ``throws`` (throws already made). Raises BadSetup."""
+        ``turn`` (the seat to roll) and ``throws`` (throws already made). Implements LD-START-1 and ruling
+        LD-R11 (a position with a seat already home is refused). Raises BadSetup."""
         state = self._position(ruleset, seed, setup)
         winner = self._winner(state.pieces)
         if winner is not None:
@@ -113,6 +117,10 @@ class Ludo(Game[State, Action]):
         return state
 
     def _position(self, ruleset: str | None, seed: int | None, setup: Mapping[str, JSON] | None) -> State:
+        """The position ``start`` asks for: four seats, each with four pieces, all in the yard unless the
+        set-up places them (LD-SEAT-1, LD-BOARD-3); the human seat throws first unless the set-up says
+        otherwise (LD-SEAT-2); the seed (None: 0) starts the dice and the decision streams, apart
+        (LD-DICE-1, LD-CPU-5, ruling LD-R5). Raises BadSetup."""
         name = self._ruleset(ruleset)
         b = self.board
         seed = 0 if seed is None else seed
@@ -165,6 +173,8 @@ class Ludo(Game[State, Action]):
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
+        """The throw, move or CPU choice ``data`` writes, checked for form only. Implements LD-FORM-1. Raises
+        MalformedAction."""
         if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         kind, keys = data["type"], set(data) - {"type"}
@@ -187,7 +197,7 @@ class Ludo(Game[State, Action]):
 
     def movable(self, pos: "State | Turn") -> list[int]:
         """The pieces of the seat to play that the rolled face can move: exactly the pieces a UI may let
-        the player tap."""
+        the player tap, each piece of a stack and each yard piece on its own (LD-MOVE-4, ruling LD-R15)."""
         if pos.phase != "move":
             return []
         if type(pos) is Turn:
@@ -205,6 +215,8 @@ class Ludo(Game[State, Action]):
         return out
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
+        """The six throws in phase roll, the movable pieces in phase move, nothing once over. Implements
+        LD-LEGAL-1."""
         if state.phase == "roll":
             return [Roll(f) for f in range(1, 7)]
         return [Move(i) for i in self.movable(state)]
@@ -234,6 +246,8 @@ class Ludo(Game[State, Action]):
         return action
 
     def apply(self, state: State, action: Action) -> State:
+        """``state`` after a throw, a move or a CPU choice. Each checks in the order of the spec's "Actions"
+        (LD-FORM-2): game-over, wrong-phase, then the action's own codes. Raises IllegalAction."""
         turn = Turn(state)
         if type(action) is Roll:
             self.throw(turn, action.face)
@@ -246,7 +260,11 @@ class Ludo(Game[State, Action]):
     # The rules proper work on a mutable Turn: ``apply`` copies a state into one and freezes the result;
     # a simulation keeps one Turn for a whole game (refimpl/simulate.py). One rule text, two speeds.
     def throw(self, t: "Turn", face: int | None) -> None:
-        """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move."""
+        """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move.
+
+        Implements LD-ROLL-1, LD-DICE-1 (every throw, given or seeded, uses up the stream's next face; a refused
+        one none: ruling LD-R5), LD-ROLL-3 (the void third six), LD-MOVE-3 (the automatic pass) and rulings
+        LD-R3 (every throw counts toward the cap) and LD-R4 (a six that passes still counts in the streak)."""
         if t.phase != "roll":
             raise IllegalAction("game-over" if t.phase == "over" else "wrong-phase",
                                 "the game is over" if t.phase == "over" else
@@ -269,7 +287,8 @@ class Ludo(Game[State, Action]):
                 self._end_throw(t, face == 6)
 
     def move(self, t: "Turn", piece: int) -> None:
-        """Move ``piece`` of the seat to play by the rolled face."""
+        """Move ``piece`` of the seat to play by the rolled face; a piece the face cannot move is refused
+        (LD-MOVE-4, LD-MOVE-2)."""
         if t.phase != "move":
             raise self._not_moving(t)
         if type(piece) is not int or not 0 <= piece < self.board.pieces:
@@ -296,7 +315,9 @@ class Ludo(Game[State, Action]):
         return IllegalAction("wrong-phase", f"{self.board.seats[t.turn]} must roll first")
 
     def land(self, pieces: list[list[int]], seat: int, piece: int, roll: int) -> None:
-        """Move the piece in ``pieces`` and send every enemy piece on its landing square to the yard."""
+        """Move the piece in ``pieces`` and send every enemy piece on its landing square to the yard: entering
+        onto the start square with a 6 (LD-ROLL-2), else forward by the face (LD-MOVE-1); a whole stack, of
+        every colour, on a loop square that is not safe (LD-CAP-1, LD-SAFE-1, LD-STACK-1)."""
         b = self.board
         mine = pieces[seat]
         step = mine[piece] = 0 if mine[piece] == YARD else mine[piece] + roll
@@ -308,6 +329,8 @@ class Ludo(Game[State, Action]):
                     theirs[:] = [YARD if p == there else p for p in theirs]
 
     def _play(self, t: "Turn", piece: int) -> None:
+        """Make the move; the game ends the moment a seat has every piece home (LD-END-1); only a 6 throws again,
+        never a capture (LD-ROLL-2, LD-CAP-2)."""
         b = self.board
         self.land(t.pieces, t.turn, piece, t.roll)
         mine = t.pieces[t.turn]
@@ -317,7 +340,9 @@ class Ludo(Game[State, Action]):
         self._end_throw(t, t.roll == 6)
 
     def _end_throw(self, t: "Turn", again: bool) -> None:
-        """The throw is over: the same seat rolls again (after a 6) or the next seat rolls; or the cap."""
+        """The throw is over: the same seat rolls again (after a 6) or the next seat rolls, human, cpu1, cpu2,
+        cpu3 (LD-SEAT-2, ruling LD-R2), the streak of sixes starting again (ruling LD-R4); or the cap, once the
+        10,000th throw is played out, even after a 6 (LD-END-2, ruling LD-R10)."""
         t.roll, t.options = 0, None
         b = self.board
         if t.throws >= b.cap:
@@ -335,7 +360,9 @@ class Ludo(Game[State, Action]):
 
     def record(self, record: Mapping[str, int], result: str | None) -> dict[str, int]:
         """The human seat's record with one more game (LD-STAT-1): a finished game is a win or a loss; a capped
-        game, and one left before it ended (``None``), count as played only."""
+        game, and one left before it ended (``None``), count as played only. Leaving is no action of the rules
+        (ruling LD-R12): a game is left only when a start or restart replaces it (refimpl/serve.py counts it),
+        and refimpl simulate's games never are."""
         out = {k: int(record.get(k, 0)) for k in INFO.statistics}
         out["played"] += 1
         if result == self.board.seats[0]:
@@ -346,6 +373,7 @@ class Ludo(Game[State, Action]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
+        """The state view of the spec's "State view". Implements LD-VIEW-1."""
         seats = self.board.seats
         return {
             "game": INFO.name,
