@@ -174,7 +174,7 @@ def _ludo_streams() -> Table:
 
 def attacker_wins(difference: int) -> int:
     """Of the 36 throws of the two dice, how many the attacker wins at this base difference
-    (attack base minus defence base; a tie goes to the attacker)."""
+    (attack base minus defence base; a tie goes to the attacker): the table of CK-DICE-1."""
     return sum(1 for a in range(1, 7) for d in range(1, 7) if difference + a >= d)
 
 

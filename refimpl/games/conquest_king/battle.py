@@ -47,7 +47,8 @@ class Battle(Board):
         return {at: c for at, c in best.items() if at == unit.at or at not in friends}
 
     def _closed(self, state: State, unit: Unit) -> set[Square]:
-        """The squares ``unit`` may not enter: every castle but its own King's own, and a visible enemy's."""
+        """The squares ``unit`` may not enter: every castle but its own King's own (ruling CK-R4), and a visible
+        enemy's."""
         own_castle = self.p.castles.get(unit.side) if unit.kind == "king" else None
         closed = {castle for castle in self.p.castles.values() if castle != own_castle}
         closed.update(u.at for u in state.units if not u.hidden and u.side != unit.side)
@@ -56,13 +57,17 @@ class Battle(Board):
     @functools.lru_cache(maxsize=16)
     def _entries(self, terrain: tuple[str, ...]) -> dict[Square, tuple[tuple[Square, int], ...]]:
         """For every square of a map with ``terrain``, the neighbours a unit may enter and what entering each
-        costs (mountains left out): the table every movement search of that map walks."""
+        costs (mountains left out): the table every movement search of that map walks (CK-TERRAIN-1)."""
         p = self.p
         cost = {(x, y): p.cost[p.letters[terrain[y][x]]] for y in range(p.height) for x in range(p.width)}
         return {at: tuple((nxt, cost[nxt]) for nxt in ((at[0] + dx, at[1] + dy) for dx, dy in STEPS.values())
                           if nxt in cost and cost[nxt] is not None) for at in cost}
 
     def _move(self, state: State, a: dict) -> State:
+        """Move a unit that has not moved this turn within its movement points, and face it (CK-MOVE-1); maybe
+        attack the enemy it faces (CK-ATK-1). A hidden ambush cannot move (CK-AMB-6). Stopping on the enemy
+        ambush destroys the mover (CK-AMB-3); ending beside it makes it strike (CK-AMB-4, ruling CK-R6), not
+        while a friend stands on its square (CK-AMB-5). Raises IllegalAction."""
         lurking = self.unit_at(state, tuple(a["from"]), hidden=True)
         if state.phase == "play" and self.unit_at(state, tuple(a["from"])) is None and lurking is not None \
                 and lurking.side == self.p.sides[state.side]:
@@ -111,6 +116,8 @@ class Battle(Board):
         return adjacent(ambush, after) and not adjacent(ambush, before)
 
     def _reveal(self, state: State, a: dict) -> State:
+        """The owner makes its hidden ambush appear in its own phase, unacted (CK-AMB-7); never under a friend,
+        and a probe of any other square learns nothing (ruling CK-R13). Raises IllegalAction."""
         lurking = self.unit_at(state, tuple(a["at"]), hidden=True)
         if state.phase == "play" and (lurking is None or lurking.side != self.p.sides[state.side]):
             # the same answer for an empty square and the enemy's ambush: a probe must learn nothing
@@ -127,6 +134,8 @@ class Battle(Board):
         return self._next_phase(state)
 
     def _next_phase(self, state: State) -> State:
+        """The other side's phase; a new turn when the first side's comes round again (CK-TURN-1). The units of
+        the side now to move may move again (CK-MOVE-1)."""
         p = self.p
         side = (state.side + 1) % len(p.sides)
         turn = state.turn + (1 if side == p.first else 0)
@@ -134,7 +143,8 @@ class Battle(Board):
         return evolve(state, side=side, turn=turn, units=units, phase_started=state.clock)
 
     def participants(self, state: State, fight: Fight) -> tuple[list[Unit], Unit]:
-        """(attacking units, the striking one first, then every own unit beside the target facing it; target)."""
+        """(attacking units, the striking one first, then every own unit beside the target facing it; target).
+        The defender gets no support (CK-ATK-2)."""
         target = self.unit(state, fight.target)
         striker = self.unit(state, fight.attacker)
         helpers = [u for u in state.units if u.side == striker.side and u.id != striker.id and not u.hidden
@@ -142,7 +152,9 @@ class Battle(Board):
         return [striker] + helpers, target
 
     def bases(self, state: State, fight: Fight) -> tuple[int, int]:
-        """(attack base, defence base): unit attacks, terrain modifiers and direction bonuses added up."""
+        """(attack base, defence base): unit attacks, terrain modifiers (CK-TERRAIN-1) and direction bonuses
+        added up (CK-ATK-3), each attacker its own position's bonus (ruling CK-R15). The seed's worked combats
+        (CK-ATK-6) come out of this sum and the dice."""
         p = self.p
         attackers, target = self.participants(state, fight)
         attack = 0
@@ -160,6 +172,9 @@ class Battle(Board):
         return "rear" if towards == {"n": "s", "s": "n", "e": "w", "w": "e"}[target.facing] else "side"
 
     def _dice(self, state: State, a: dict) -> State:
+        """Resolve the waiting fight with both dice, one chance action (ruling CK-R7): the higher total wins, a
+        tie goes to the attacker (CK-ATK-4), whence the attacker's odds of CK-DICE-1; the target or the striking
+        unit is destroyed, never a supporter (CK-ATK-5). Raises IllegalAction."""
         if state.phase != "combat":
             raise IllegalAction("wrong-phase", "no combat waits for dice")
         rolls = (a["attacker"], a["defender"])
@@ -180,7 +195,8 @@ class Battle(Board):
         return state if rest else self._after(evolve(state, phase="play"))
 
     def _after(self, state: State) -> State:
-        """Check both victory conditions after a move or a combat has been resolved."""
+        """Check both victory conditions after a move or a combat has been resolved (ruling CK-R10): the enemy
+        King destroyed (CK-WIN-1) before both squares beside the enemy castle held (CK-WIN-2)."""
         p = self.p
         for s, side in enumerate(p.sides):
             enemy = p.sides[1 - s]

@@ -13,7 +13,8 @@ class Board:
     p: Profile
 
     def _default_facing(self, side: Any) -> str:
-        """Units face the enemy's half of the map unless told otherwise: east from a western castle."""
+        """Units face the enemy's half of the map unless told otherwise: east from a western castle (ruling
+        CK-R12)."""
         castle = self.p.castles.get(side, (0, 0))
         return "e" if castle[0] < self.p.width / 2 else "w"
 

@@ -79,14 +79,15 @@ class Deployment(Board):
                 "side": self.p.sides[state.side]}
 
     def _deploy_squares(self, state: State, side: str) -> list[tuple[int, int]]:
-        """The squares ``side`` may place a unit on now: its deployment area less the squares units stand on."""
+        """The squares ``side`` may place a unit on now: its deployment area less the squares units stand on
+        (CK-DEPLOY-1)."""
         taken = {u.at for u in state.units if not u.hidden}
         return [at for at in self._deploy_area(state.terrain, side) if at not in taken]
 
     @functools.lru_cache(maxsize=16)
     def _deploy_area(self, terrain: tuple[str, ...], side: str) -> tuple[tuple[int, int], ...]:
         """The passable squares within the deployment columns of ``side``'s castle, no castle among them, row
-        by row: the same for every deployment on a map with ``terrain``."""
+        by row: the same for every deployment on a map with ``terrain`` (CK-DEPLOY-1)."""
         p = self.p
         cx = p.castles[side][0]
         castles = set(p.castles.values())
@@ -105,6 +106,9 @@ class Deployment(Board):
         return s
 
     def _deploy(self, state: State, a: dict) -> State:
+        """Place a unit bought within the budget (CK-ARMY-1) in the deployment zone (CK-DEPLOY-1), maybe as
+        the side's one ambush (CK-AMB-1), facing the enemy's half unless told (ruling CK-R12). Raises
+        IllegalAction."""
         p, side = self.p, a["side"]
         s = self._deploying(state, side)
         kind, at = a["kind"], tuple(a["at"])
@@ -130,6 +134,8 @@ class Deployment(Board):
                        complete=set_at(state.complete, s, 0))
 
     def _undeploy(self, state: State, a: dict) -> State:
+        """Take a placed unit back, its price refunded, until deployment is complete (CK-DEPLOY-2). Raises
+        IllegalAction."""
         side = a["side"]
         s = self._deploying(state, side)
         unit = self.unit_at(state, tuple(a["at"]))
@@ -140,9 +146,13 @@ class Deployment(Board):
                        complete=set_at(state.complete, s, 0))
 
     def _complete(self, state: State, a: dict) -> State:
+        """Complete, then confirm: the game starts when both sides have done both (CK-DEPLOY-3). Raises
+        IllegalAction."""
         s = self._deploying(state, a["side"])
         state = evolve(state, complete=set_at(state.complete, s, state.complete[s] + 1))
-        if all(c == 2 for c in state.complete):  # both deployed: the game starts, ambushes vanish
+        # Both deployed: the game starts and the ambushes vanish (CK-AMB-2), once and for all: nothing else hides
+        # a unit (CK-AMB-8).
+        if all(c == 2 for c in state.complete):
             units, serial = self._numbered(tuple(evolve(u, hidden=u.ambush) for u in state.units))
             state = evolve(state, phase="play", units=units, serial=serial, phase_started=state.clock)
         return state

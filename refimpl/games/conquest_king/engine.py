@@ -81,8 +81,10 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                   setup: Mapping[str, JSON] | None = None) -> State:
         """The start of deployment (the seed is not used). ``setup``: ``terrain`` (rows of letters),
         ``field`` (normal or realtime), ``registered`` (sides registered at minute 0; default both), and
-        ``units`` with ``turn`` and ``side``: a position to start play from. Raises BadSetup for what the
-        spec's section "Start and set-up" refuses."""
+        ``units`` with ``turn`` and ``side``: a position to start play from. Implements CK-START-1: each side
+        has its King in its castle (CK-DEPLOY-1) and the whole budget (CK-ARMY-1), the profile's map unless
+        the set-up gives one (ruling CK-R1), and the first side to move (ruling CK-R3). Raises BadSetup for
+        what the spec's section "Start and set-up" refuses."""
         name = self._ruleset(ruleset)
         p = self.p
         setup = dict(setup or {})
@@ -125,6 +127,7 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> dict:
+        """The action ``data`` writes, checked for form only. Implements CK-FORM-1. Raises MalformedAction."""
         if type(data) is not dict or not isinstance(data.get("type"), str):
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         kind = data["type"]
@@ -152,9 +155,9 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         return state.phase == "combat"
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
-        """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's). A side
-        (``observer``) gets its own: its deployment, or its phase's moves when it is the side to move;
-        never the dice, which are chance (CK-HIDE-1)."""
+        """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's: ruling CK-R11).
+        A side (``observer``) gets its own: its deployment, or its phase's moves when it is the side to move;
+        never the dice, which are chance (CK-HIDE-1). Implements CK-LEGAL-1."""
         actions = self._legal(state)
         observer = observer_of(observer)
         if observer == "referee":
@@ -218,6 +221,9 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         return out if state.phase != "over" else []
 
     def apply(self, state: State, action: dict) -> State:
+        """``state`` after ``action``: ``wait`` and ``register`` first (time passes even after the end), then
+        game-over, then each action's own checks in the order of the spec's "Actions" (CK-FORM-2). Raises
+        IllegalAction."""
         kind = action["type"]
         if kind == "wait":
             return self._wait(state, action["minutes"])

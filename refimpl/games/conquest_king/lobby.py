@@ -22,7 +22,10 @@ class Lobby(Battle):
         return evolve(state, registered=set_at(state.registered, s, state.clock))
 
     def deadlines(self, state: State) -> list[tuple[int, str]]:
-        """The lobby events still to come, as (minute, event), earliest first (seed §3)."""
+        """The lobby events still to come, as (minute, event), earliest first (seed §3): deletion of a game not
+        deployed in time (CK-LOBBY-1), the archive of a finished game (CK-LOBBY-2; sooner on a real-time field,
+        CK-LOBBY-5), and on a real-time field the resets (CK-LOBBY-3, CK-LOBBY-6) and the phase limit
+        (CK-LOBBY-4)."""
         lobby, events = self.p.lobby, []
         regs = [r for r in state.registered if r is not None]
         if state.phase == "over":

@@ -22,7 +22,7 @@ class Unit:
     at: tuple[int, int]
     facing: str
     moved: bool = False
-    hidden: bool = False  # an ambush that has not appeared
+    hidden: bool = False  # an ambush that has not appeared (once it has, never again: CK-AMB-8)
     ambush: bool = False  # designated as the ambush at deployment
 
     def json(self) -> dict[str, JSON]:
@@ -63,7 +63,10 @@ class State:
 
 @dataclass
 class Profile:
-    """The ruleset profile, read once."""
+    """The ruleset profile, read once: the two sides (CK-SIDE-1) and the one that moves first (ruling CK-R3),
+    the budget (CK-ARMY-1), the map and its castles (ruling CK-R1), terrain costs and modifiers (CK-TERRAIN-1),
+    the units' numbers, mostly chosen (ruling CK-R2), and the lobby's deadlines; ``gates``: the squares
+    adjacent to each castle, whose holding wins (CK-WIN-2, ruling CK-R14)."""
 
     sides: tuple[str, ...]
     first: int
@@ -114,6 +117,7 @@ def set_at(values: tuple, index: int, value: Any) -> tuple:
 
 
 def adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two squares share a side, never a corner: the one meaning of adjacent (ruling CK-R14)."""
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 

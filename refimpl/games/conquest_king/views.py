@@ -23,7 +23,8 @@ def observer_of(observer: object) -> str:
 class Views(Battle):
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
         """The referee sees everything. A side sees its own units, and of the enemy only units that are
-        on the map and visible: nothing during deployment, never a hidden ambush."""
+        on the map and visible: nothing during deployment, never a hidden ambush (CK-HIDE-1, CK-AMB-2).
+        Implements CK-VIEW-1."""
         observer = observer_of(observer)
         p = self.p
         units = [u for u in state.units if observer in ("referee", u.side)
