@@ -132,6 +132,8 @@ class Session:
         return {"actions": [engine.action_json(a) for a in actions]}
 
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The start state again, from any state: same ruleset, seed and set-up (BL-RESTART-1, LQ-RESTART-1);
+        an unfinished game it leaves counts as played only (LD-STAT-1)."""
         engine = self.current()
         self._count(None)
         self.state = engine.new_state(*self.started)  # same ruleset, seed and set-up as start
