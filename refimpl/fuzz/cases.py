@@ -170,44 +170,36 @@ def _kind(action: JSON) -> str:
     return kind if not flags else "+".join([kind] + sorted(flags))
 
 
-def _type(action: JSON) -> str:
-    return str(action.get("type")) if type(action) is dict else "?"
-
-
-def _groups(options: Sequence[JSON], kinds: Sequence[str]) -> dict[str, dict[str, list[JSON]]]:
-    """``options`` by type, then by kind (``kinds``: each one's), each group in the order of ``options``."""
-    groups: dict[str, dict[str, list[JSON]]] = {}
-    for a, kind in zip(options, kinds):
-        by_kind = groups.get(_type(a))
-        if by_kind is None:
-            by_kind = groups[_type(a)] = {}
-        same = by_kind.get(kind)
-        if same is None:
-            by_kind[kind] = [a]
-        else:
-            same.append(a)
-    return groups
-
-
 class Options:
     """What can be done at one position, worked out once for every draw from it: the legal actions, those
     together with the ones ``legal`` leaves out (``every``), the first action of each kind in ``every``, and
     ``every`` by type and kind (for ``pick_action``)."""
 
-    __slots__ = ("legal", "every", "firsts", "_kinds", "_groups")
+    __slots__ = ("legal", "every", "firsts", "_groups")
 
     def __init__(self, legal: list[JSON], every: list[JSON]) -> None:
         self.legal, self.every = legal, every
-        self._kinds = [_kind(a) for a in every]
         self.firsts: dict[str, JSON] = {}  # kind: its first action, kinds in the order they first appear
-        for a, kind in zip(every, self._kinds):
-            if kind not in self.firsts:
-                self.firsts[kind] = a
-        self._groups: dict[str, dict[str, list[JSON]]] | None = None
+        groups: dict[str, dict[str, list[JSON]]] = {}
+        for a in every:  # one pass, the common case (no true flag) without a call: long lists run through here
+            if type(a) is dict:
+                type_ = str(a.get("type"))
+                kind = type_ if True not in a.values() else _kind(a)
+            else:
+                type_ = kind = "?"
+            by_kind = groups.get(type_)
+            if by_kind is None:
+                by_kind = groups[type_] = {}
+            same = by_kind.get(kind)
+            if same is None:
+                by_kind[kind] = [a]
+                self.firsts.setdefault(kind, a)
+            else:
+                same.append(a)
+        self._groups = groups
 
     def groups(self) -> dict[str, dict[str, list[JSON]]]:
-        if self._groups is None:
-            self._groups = _groups(self.every, self._kinds)
+        """``every`` by type, then by kind, each group in the order of ``every``."""
         return self._groups
 
 
@@ -216,7 +208,7 @@ def pick_action(d: Draw, options: Sequence[JSON], groups: dict[str, dict[str, li
     kind: a rare kind (complete deployment, reveal an ambush, attack) is as likely as a common one.
     ``groups``: ``options`` by type and kind, when they are already known (``Options.groups``)."""
     if groups is None:
-        groups = _groups(options, [_kind(a) for a in options])
+        groups = Options([], list(options)).groups()
     by_kind = groups[d.pick(sorted(groups))]
     return d.pick(by_kind[d.pick(sorted(by_kind))])
 

@@ -178,12 +178,13 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 out += [{"type": "undeploy", "side": side, "at": list(u.at)} for u in state.units
                         if u.side == side and u.kind != "king"]
                 squares = self._deploy_squares(state, side)
+                may_ambush = not any(u.ambush for u in state.units if u.side == side)
                 for kind, row in p.units.items():
                     if row["price"] is None or row["price"] > state.gold[s]:
                         continue
                     for at in squares:
                         out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
-                        if not any(u.ambush for u in state.units if u.side == side):
+                        if may_ambush:
                             out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
             return out
         if state.phase != "play":
