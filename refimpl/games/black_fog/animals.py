@@ -99,8 +99,8 @@ def advance(game: BlackFog, state: State, animal: Animal) -> State:
 
 def roll(game: BlackFog, state: State, face: Any) -> State:
     """A die for the moving animal's step: ``face`` 1-6, or None for the seeded stream's throw (ruling BF-R6);
-    the animal steps in the face's direction (rulings BF-R2; BF-ANIMAL-5 when it cannot), then the phase goes
-    on. Implements BF-ANIMAL-1. Raises IllegalAction ``bad-face``."""
+    the animal steps in the face's direction (ruling BF-R2), or stays where it cannot (BF-ANIMAL-5), then the
+    phase goes on. Implements BF-ANIMAL-1. Raises IllegalAction ``bad-face``."""
     if face is None:
         state, face = game._seeded_face(state)
     elif type(face) is not int or not 1 <= face <= 6:
