@@ -864,5 +864,24 @@ def tables_cmd(game: str, name: str | None, fmt: str) -> None:
                nl=False)
 
 
+@main.command("rule")
+@click.argument("rule_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule_cmd(rule_id: str, fmt: str) -> None:
+    """Print what the kit holds about rule or ruling ID (case ignored): its spec text, the code that cites it,
+    the scenarios tagged with it, the traces that name it and the misreadings that target it."""
+    from .rulebook import UnknownRule, as_json, as_text, lookup
+    from .scenarios.gherkin import FeatureError
+
+    try:
+        entry = lookup(rule_id)
+    except (UnknownRule, FeatureError, TraceError) as exc:  # the last two: a broken install's suite
+        _fail(str(exc))
+    if fmt == "json":  # schema: refimpl/schemas/output/rule.schema.json
+        click.echo(report.dumps(as_json(entry)), nl=False)
+        return
+    click.echo(report.printable(as_text(entry)), nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "refimpl" / "schemas" / "output"
 PY = shlex.quote(sys.executable)
 REFERENCE = f"{PY} -m refimpl serve"
-COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "map", "tables")
+COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "map", "tables", "rule")
 OTHER_SCHEMAS = ("badge",)  # machine output that is no command's --format json (verify --badges DIR)
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 # Values copied verbatim from the protocol or a trace (a state view, an action, a fuzz case): their keys

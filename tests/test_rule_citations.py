@@ -1,17 +1,23 @@
 """Rule IDs reach the engine's door: every rule and ruling of every game's spec is cited (named as a word in a
-comment or a docstring) somewhere in refimpl/'s Python source, looked for first in the game's own engine
-(refimpl/rulebook.py)."""
+comment or a docstring) somewhere in refimpl/'s Python source, looked for first in the game's own engine; and
+``refimpl rule ID`` gathers what the kit holds about one rule (refimpl/rulebook.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import jsonschema
 import pytest
+from click.testing import CliRunner
 
 from refimpl import rulebook, suite
+from refimpl.cli import main
 from refimpl.games import GAMES
 from refimpl.rules import spec_rules
+
+SCHEMA = Path(rulebook.PACKAGE, "schemas", "output", "rule.schema.json")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -57,3 +63,55 @@ def test_the_games_engine_is_where_citations_are_looked_for_first() -> None:
     places = rulebook.cited_at("LD-STAT-1")
     homes = [c.file.startswith("refimpl/games/ludo/") for c in places]
     assert homes[0] and homes == sorted(homes, reverse=True), places
+
+
+# --- refimpl rule ID ---------------------------------------------------------------------------------
+
+def test_rule_prints_the_spec_text_citations_scenarios_traces_and_misreadings() -> None:
+    result = CliRunner().invoke(main, ["rule", "ld-cap-2"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("LD-CAP-2 (ludo), specs/ludo.md:")
+    assert "A capture gives no extra throw; only a 6 does." in out
+    assert re.search(r"^  refimpl/games/ludo/\S+\.py:\d+  .*LD-CAP-2", out, re.M), out
+    assert re.search(r"^  features/ludo\.feature:\d+  \S", out, re.M), out
+    assert re.search(r"^  traces/ludo/capture\.yaml:\d+  the whole trace$", out, re.M), out
+    assert re.search(r"^  tests/misreadings/ludo\.py:\d+  LD-CAP-2", out, re.M), out
+
+
+def test_rule_names_the_step_of_a_trace_whose_step_names_it() -> None:
+    entry = rulebook.lookup("LD-CPU-4")
+    steps = [t for t in entry.traces if t.file == "traces/ludo/cpu-tie-history.yaml" and t.step is not None]
+    assert steps and all(t.line > 1 for t in steps), entry.traces
+    assert f"traces/ludo/cpu-tie-history.yaml:{steps[0].line}  step {steps[0].step}" in rulebook.as_text(entry)
+
+
+def test_rule_json_gives_the_same_data_and_follows_its_schema() -> None:
+    result = CliRunner().invoke(main, ["rule", "CK-AMB-2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.isascii()
+    doc = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8"))).validate(doc)
+    assert doc == json.loads(json.dumps(rulebook.as_json(rulebook.lookup("ck-amb-2"))))
+    assert doc["spec"]["file"] == "specs/conquest-king.md" and doc["spec"]["line"] > 1
+    assert doc["citations"] and doc["citations"][0]["file"].startswith("refimpl/games/conquest_king/")
+    assert doc["scenarios"] and doc["traces"] and doc["misreadings"]
+
+
+def test_rule_says_when_the_misreading_catalogue_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rulebook, "catalogue_folder", lambda: None)
+    result = CliRunner().invoke(main, ["rule", "BL-WIN-1"])
+    assert result.exit_code == 0, result.output
+    assert "Misreadings: the catalogue (tests/misreadings) is not installed with the kit" in result.stdout
+    doc = json.loads(CliRunner().invoke(main, ["rule", "BL-WIN-1", "--format", "json"]).stdout)
+    assert doc["misreadings"] is None
+
+
+def test_an_unknown_rule_is_exit_2_naming_close_matches() -> None:
+    result = CliRunner().invoke(main, ["rule", "LD-CAP-9"])
+    assert result.exit_code == 2
+    assert "LD-CAP-9" in result.stderr and "LD-CAP-2" in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+    with pytest.raises(rulebook.UnknownRule) as caught:
+        rulebook.lookup("bl-wn-1")
+    assert caught.value.close[0] == "BL-WIN-1"
