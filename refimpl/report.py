@@ -182,7 +182,7 @@ def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
     """Differences with the rule owning each field: for a rejection or error code, the rules that name the
     code expected (else the one given); for any other field, the field's rules (GameInfo.field_rules).
     Among several, the first in the most particular group of ``tagged`` (a step's rules, then the
-    trace's) wins, else the first (see GameInfo.owner_of)."""
+    trace's) wins, else the first (see games.base.owners)."""
     info = GAMES[game].info if game in GAMES else None
     out = []
     for diff, by_reference in diffs:

@@ -74,9 +74,9 @@ def test_opening_legal_actions() -> None:
                      for b in ("crossroads", "south-pass")]
     lq = GAMES["lantern-quay"]
     start = lq.new_state()
-    assert lq.is_chance(start) and len(lq.legal_actions(start)) == 216
+    assert start.phase == "roll" and len(lq.legal_actions(start)) == 216
     rolled = lq.apply(start, Roll((3, 3, 5)))
-    assert not lq.is_chance(rolled)
+    assert rolled.phase != "roll"
     assert len(lq.legal_actions(rolled)) == 6  # 3 slots x 2 distinct faces
 
 

@@ -50,8 +50,6 @@ class GameInfo:
     players: tuple[str, ...]
     rulesets: tuple[str, ...]
     default_ruleset: str
-    simultaneous: bool  # one joint action per round rather than turns
-    chance: bool  # some actions are chance actions (dice) chosen by the caller
     results: tuple[str, ...]  # every value ``outcome`` can return once the game is over
     hidden_information: bool = False  # views differ by observer (the players in ``players``)
     typical_length: int = 100  # actions in a whole game, roughly: how long the fuzzer's games may be
@@ -75,12 +73,6 @@ class GameInfo:
         top = {"unchanged-after-rejection": "rejected", "start": "error", "state": "error"}.get(top, top)
         # a field no view has (a build's extra key) breaks the rule that says what a view holds: game's
         return self.field_rules.get(top, self.field_rules.get("game", ()))
-
-    def owner_of(self, path: str, *tagged: Sequence[str]) -> tuple[str | None, tuple[str, ...]]:
-        """(the rule that owns the field at ``path``, the other rules that decide it). ``tagged``: groups of
-        rules, most particular first (a trace step's, then the trace's). The owner is the first of the
-        field's rules in the first group holding one, else the field's first rule."""
-        return owner(self.rules_of(path), *tagged)
 
     @property
     def spec(self) -> str:
@@ -106,14 +98,6 @@ def owners(rules: Sequence[str], *tagged: Sequence[str]) -> tuple[str, ...]:
         if found:
             return tuple(sorted(found, key=lambda r: (_RULING.search(r) is None, rules.index(r))))
     return tuple(rules[:1])
-
-
-def owner(rules: Sequence[str], *tagged: Sequence[str]) -> tuple[str | None, tuple[str, ...]]:
-    """(the first owner among ``rules``, the others that decide the field): see ``owners``."""
-    chosen = owners(rules, *tagged)
-    if not chosen:
-        return None, ()
-    return chosen[0], tuple(r for r in rules if r != chosen[0])
 
 
 S = TypeVar("S")
@@ -181,10 +165,6 @@ class Game(Generic[S, A]):
         """What changed from view ``before`` to view ``after``, in the game's words ("cpu1 moved piece 2 from
         13 to 17"), for messages; None when the views say it well enough."""
         return None
-
-    def is_chance(self, state: S) -> bool:
-        """True when the next action is chosen by chance (a roll) rather than by a player."""
-        return False
 
     # --- looking at a state ------------------------------------------------------------------
     def view(self, state: S, observer: str | None = None) -> dict[str, JSON]:

@@ -25,8 +25,6 @@ INFO = GameInfo(
     players=("keeper",),
     rulesets=("v0", "v1"),
     default_ruleset="v1",
-    simultaneous=False,
-    chance=True,
     results=("restored", "incomplete"),
     typical_length=30,
     field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
@@ -160,9 +158,6 @@ class LanternQuay(Game[State, Action]):
             return Place(action["slot"], action["face"])
         raise MalformedAction("unknown-action",
                               f"Lantern Quay actions are 'roll' and 'place'; got {data['type']!r}")
-
-    def is_chance(self, state: State) -> bool:
-        return state.phase == "roll"
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
         """Every roll in phase roll, every empty slot with every distinct unplaced face in phase place, nothing

@@ -32,8 +32,6 @@ INFO = GameInfo(
     players=("k1", "k2", "k3", "k4"),
     rulesets=("v1",),
     default_ruleset="v1",
-    simultaneous=False,
-    chance=True,
     results=("finished",),
     typical_length=150,
     field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
@@ -126,9 +124,6 @@ class BlackFog(Game[State, dict]):
     def action_json(self, action: dict) -> JSON:
         """The JSON form of ``action``: the mapping itself (a copy)."""
         return dict(action)
-
-    def is_chance(self, state: State) -> bool:
-        return self.pending(state) in ("roll", "fog")
 
     def pending(self, state: State) -> str | None:
         """What the game waits for: actions, roll (a die for the moving animal), feed (the players choose

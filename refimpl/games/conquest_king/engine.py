@@ -25,8 +25,6 @@ INFO = GameInfo(
     players=("sparkia", "gaias"),
     rulesets=("v1",),
     default_ruleset="v1",
-    simultaneous=False,
-    chance=True,
     results=("sparkia", "gaias", "deleted", "reset"),
     hidden_information=True,
     typical_length=200,
@@ -150,9 +148,6 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
 
     def action_json(self, action: dict) -> JSON:
         return dict(action)
-
-    def is_chance(self, state: State) -> bool:
-        return state.phase == "combat"
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
         """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's: ruling CK-R11).

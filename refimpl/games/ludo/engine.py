@@ -24,8 +24,6 @@ INFO = GameInfo(
     players=("human", "cpu1", "cpu2", "cpu3"),
     rulesets=("v1",),
     default_ruleset="v1",
-    simultaneous=False,
-    chance=True,
     results=("human", "cpu1", "cpu2", "cpu3", "capped"),
     typical_length=300,
     field_rules={  # the rules that decide each view field (and rejections, refusals, legal lists)
@@ -191,9 +189,6 @@ class Ludo(Game[State, Action]):
         if kind in ("roll", "move", "cpu"):
             raise MalformedAction("malformed-action", f"not a well-formed {kind} action: {data!r}")
         raise MalformedAction("unknown-action", f"Ludo actions are roll, move and cpu; got {kind!r}")
-
-    def is_chance(self, state: State) -> bool:
-        return state.phase == "roll"
 
     def movable(self, pos: "State | Turn") -> list[int]:
         """The pieces of the seat to play that the rolled face can move: exactly the pieces a UI may let
