@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # and "cluster" (campaigns on a local Dask cluster).
 EXTRAS ?= test
 
-.PHONY: run test bench mutants fuzz-power misreadings examples specs goldens clean
+.PHONY: run test docs bench mutants fuzz-power misreadings examples specs goldens clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; run with PYTHON=/path/to/python3.11"; exit 2; }
@@ -25,6 +25,12 @@ run: $(STAMP)
 ## test: the full test suite (unit, property, Gherkin features, wrong builds)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+## docs: the documentation site (docs/, mkdocs.yml) built strictly into site/: a broken link, a page left out of
+## the nav or a missing anchor fails it
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## bench: protocol benchmarks, as ratios against an echo build measured in the same run (bench/run.py)
 bench: $(STAMP)
@@ -66,4 +72,4 @@ specs: $(STAMP)
 	$(BIN)/python -m refimpl.tables
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info site
