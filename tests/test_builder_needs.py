@@ -1,6 +1,6 @@
-"""README "What a builder needs" tells the truth: every name a state view or an action can hold (the view
-schema's keys and fixed values, and every word the bundled traces send in actions) is defined in the sections
-of the game's spec that the table names."""
+"""docs/getting-started.md "What a builder needs" tells the truth: every name a state view or an action can hold
+(the view schema's keys and fixed values, and every word the bundled traces send in actions) is defined in the
+sections of the game's spec that the table names."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ WORD = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
 def needed() -> dict[str, list[str]]:
-    """The README's table: game -> the spec sections it names (a remark in brackets left out)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    part = text.split("### What a builder needs", 1)[1].split("\n### ", 1)[0]
+    """The table in docs/getting-started.md: game -> the spec sections it names (a remark in brackets left out)."""
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    part = text.split("### What a builder needs", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| ([a-z-]+) \| (.+) \|$", part, re.M)
     return {game: [re.sub(r"\s*\(.*\)$", "", s).strip() for s in cells.split(";")] for game, cells in rows
             if game != "game"}
