@@ -79,14 +79,6 @@ def read_bytes(path: str | os.PathLike[str], limit: int, head: bool = False) -> 
         os.close(fd)
 
 
-def regular_or_absent(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a regular file or nothing at all (following links)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return True
-
-
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)

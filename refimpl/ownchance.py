@@ -117,10 +117,6 @@ class Verdict:
     request: Any = None  # the request it answered
     note: str = ""  # why nothing was judged, when nothing was
 
-    def failed_distribution(self) -> tuple[float, int, float] | None:
-        found = self.tally.test() if self.tally is not None else None
-        return found if found is not None and found[2] < ALPHA else None
-
 
 class Judge:
     """Plays one game against the build with requests without outcomes, keeping the reference in step."""

@@ -35,7 +35,6 @@ WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait
 _encode = json.JSONEncoder(separators=(",", ":")).encode
 DEFAULT_TIMEOUT = 5.0
 _SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
-_RESPONSE = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/response"})
 _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
 
