@@ -8,7 +8,6 @@ from pathlib import Path
 # A rule (``BL-WIN-1``) or a ruling (``BL-R4``): the spec states both with an ID, checks are tagged with both.
 _ID = r"[A-Z]{2}-(?:[A-Z]+-\d+|R\d+)"
 RULE_ID = re.compile(rf"^{_ID}$")
-RULING_ID = re.compile(r"^[A-Z]{2}-R\d+$")
 RULE_WORD = re.compile(rf"\b{_ID}\b")  # an ID as a word in running text (a comment, a docstring)
 _RULE_LINE = re.compile(rf"^- \*\*(?P<id>{_ID})\*\* (?P<text>.+)$")
 _TAG = re.compile(rf"@({_ID})\b")

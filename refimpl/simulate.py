@@ -26,8 +26,6 @@ from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
 from .games.streams import splitmix64
 
-HUMAN = "human"
-
 
 class Interrupted(Exception):
     """Ctrl-C or SIGTERM during a run: ``summary`` holds the games finished before it (see Summary.interrupted),

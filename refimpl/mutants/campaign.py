@@ -41,7 +41,6 @@ PACKAGE = Path(__file__).resolve().parent.parent  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
 SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
 KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
-JUDGES = ("verify", "fuzz")
 FUZZ_BUDGET = 60.0  # seconds of search per game for ``--judge fuzz`` (the bound on finding a divergence)
 
 

@@ -51,11 +51,6 @@ def feature_folder() -> Path:
     return folder("features")
 
 
-def spec_folder() -> Path:
-    """The bundled specs (``<game>.md``, ``protocol.md``, ``trace-format.md``)."""
-    return folder("specs")
-
-
 def spec_text(game_spec: str) -> str | None:
     """The text of a spec named as in GameInfo.spec (``specs/ludo.md``), or None when there is none."""
     path = resolve(game_spec)
