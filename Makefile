@@ -37,7 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench,cluster]'
 	$(BIN)/python bench/run.py
 
-## mutants: the power meter on the sample of 400 (seed 1) the README reports; resumes from mutants-out/
+## mutants: the power meter on the sample of 400 (seed 1) docs/power.md reports; resumes from mutants-out/
 mutants: $(STAMP)
 	$(BIN)/refimpl mutants --sample 400 --seed 1 --jobs 2 --out mutants-out
 
