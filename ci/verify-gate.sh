@@ -10,7 +10,7 @@
 #
 # With GITHUB_OUTPUT set it appends exit-code=N and verdict=WORD there; with GITHUB_STEP_SUMMARY set, a short
 # markdown summary. Exit codes are verify's: 0 conforms, 1 does not conform, 2 bad input, 3 the build broke,
-# 130/143 interrupted.
+# 4 internal error (a bug in the kit, not a verdict on the build), 130/143 interrupted.
 set -euo pipefail
 
 : "${REFIMPL_BUILD_COMMAND:?set REFIMPL_BUILD_COMMAND to the shell command that starts the build under test}"
@@ -58,6 +58,7 @@ case "$code" in
     1) verdict=does_not_conform ;;
     2) verdict=bad_input ;;
     3) verdict=build_broke ;;
+    4) verdict=internal_error ;;
     130 | 143) verdict=interrupted ;;
     *) verdict=error ;;
 esac

@@ -1,4 +1,5 @@
-"""The ``refimpl`` command: a thin layer over the library. Exit codes live in refimpl/exitcodes.py."""
+"""The ``refimpl`` command: a thin layer over the library, and its one error boundary (KitGroup.invoke). Exit
+codes live in refimpl/errors.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import click
 from . import report, tables, yamlsafe
 from .driver import BuildBroke, DriverError, ReferenceDriver
 from .executor import ExecutorError
-from .exitcodes import Exit
+from .errors import Exit, KitError
 from .games import GAMES, BadSetup
 from .replay import MISMATCH, replay as replay_trace
 from .trace import TraceError, load_traces
@@ -69,7 +70,7 @@ def _cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--cluster ADDRESS``: run the jobs on a Dask cluster instead of local processes."""
     return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
                         help="Run the jobs on the Dask cluster whose scheduler is here (needs the 'cluster' "
-                             "extra; README 'Campaigns on a cluster'). Same results as a local run.")(func)
+                             "extra; docs/cluster.md). Same results as a local run.")(func)
 
 
 class _Jobs(click.ParamType):
@@ -125,10 +126,36 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit()
 
 
+def _internal_error(exc: BaseException) -> NoReturn:
+    """A bug of the kit escaped a command: say so (not a verdict on the build), keep the traceback in a file
+    the message names, exit INTERNAL_ERROR."""
+    import tempfile
+    import traceback
+
+    from . import __version__
+
+    text = "".join(traceback.format_exception(exc))
+    try:
+        fd, name = tempfile.mkstemp(prefix="refimpl-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(f"refimpl {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n")
+            out.write(f"command: {shlex.join(sys.argv)}\n\n{text}")
+        where = f"the traceback is in {name}"
+    except OSError:
+        where = "the traceback follows:\n" + text
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    click.echo(report.printable(f"refimpl: internal error, a bug in the kit (not a verdict on your build): "
+                                f"{type(exc).__name__}: {first}".rstrip(": ")), err=True)
+    click.echo(f"refimpl: {where}; please report it with that text", err=True)
+    sys.exit(Exit.INTERNAL_ERROR)
+
+
 class KitGroup(click.Group):
-    """Every command keeps the documented codes when interrupted: 130 for Ctrl-C, 143 for SIGTERM (click alone
-    would print "Aborted!" and exit 1, which reads as "does not conform"). Commands that have something to
-    report (verify, fuzz, simulate, mutants) print it first."""
+    """The one error boundary of every command. A KitError is one line on stderr and its exit code; anything
+    else that escapes is a bug of the kit: exit 4 (INTERNAL_ERROR), the traceback kept in a file, never read as
+    "does not conform". Interrupted, a command keeps the documented codes: 130 for Ctrl-C, 143 for SIGTERM
+    (click alone would print "Aborted!" and exit 1); commands that have something to report (verify, fuzz,
+    simulate, mutants) print it first."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from .processes import Terminated
@@ -146,6 +173,12 @@ class KitGroup(click.Group):
             word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
             click.echo(f"refimpl: interrupted ({word})", err=True)
             sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # usage errors and --help: click's own, exit 2 and 0
+        except KitError as exc:
+            _fail(str(exc), exc.exit_code)
+        except Exception as exc:  # noqa: BLE001 - the boundary: a bug of the kit, said as one
+            _internal_error(exc)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
@@ -157,7 +190,8 @@ class KitGroup(click.Group):
 def main() -> None:
     """Conformance kit for the five tabletop rule specs.
 
-    Exit codes: 0 conforms, 1 does not conform, 2 bad usage or input, 3 the build under test broke.
+    Exit codes: 0 conforms, 1 does not conform, 2 bad usage or input, 3 the build under test broke, 4 a bug in
+    the kit (internal error: the message names a file with the traceback), 130/143 interrupted.
     """
 
 
@@ -551,9 +585,6 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
         sys.exit(Exit.BUILD_BROKE)
     except (DriverError, ExecutorError) as exc:
         _fail(str(exc))
-    except Exception as exc:  # noqa: BLE001 - never a traceback for the user; say what happened
-        _fail(f"a bug of the kit, please report it: fuzz stopped ({type(exc).__name__}): "
-              f"{str(exc).splitlines()[0] if str(exc) else ''}")
     finding = result.finding
     if fmt == "json":
         click.echo(json.dumps(result.json(), indent=2))

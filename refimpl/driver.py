@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Protocol, Union
 
 from .games import GAMES, JSON, Game
+from .errors import ExitCode, KitError
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ Op = tuple[Any, ...]
 Outcome = Union[dict[str, JSON], Rejected, Refused, list[JSON]]
 
 
-class DriverError(Exception):
+class DriverError(KitError):
     """The driver could not do what was asked (no such game in the build, a refused start...)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -46,12 +47,14 @@ class DriverError(Exception):
         self.code, self.message = code, message
 
 
-class BuildBroke(Exception):
+class BuildBroke(KitError):
     """The build under test crashed, hung or broke the protocol (exit code 3).
 
     ``cause`` is a stable word: crashed-at-start, exited, hung, not-json, partial-line, line-too-long,
     bad-response, wrong-protocol.
     """
+
+    exit_code = ExitCode.BUILD_BROKE
 
     def __init__(self, cause: str, message: str, stderr_tail: str = "") -> None:
         super().__init__(f"{cause}: {message}")

@@ -15,13 +15,15 @@ import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
+from .errors import KitError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster's scheduler before giving up
 
 
-class ExecutorError(Exception):
+class ExecutorError(KitError):
     """The jobs could not be run: no cluster engine installed, no scheduler at the address, or a job that
     failed on every worker it was given to."""
 

@@ -21,6 +21,7 @@ from .driver import ReferenceDriver, Refused
 from .games import GAMES
 from .replay import StepResult, replay
 from .trace import Trace
+from .errors import KitError
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class BadCheck:
         return f"{where}: bad check: {self.reason}"
 
 
-class BadChecks(Exception):
+class BadChecks(KitError):
     """Traces that hold bad checks (exit 2); the message names each, one per line."""
 
     def __init__(self, found: list[BadCheck]) -> None:

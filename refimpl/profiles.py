@@ -33,6 +33,7 @@ import jsonschema
 
 from . import yamlsafe
 from .games import GAMES, BadSetup, Game, load_data
+from .errors import KitError
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
@@ -104,7 +105,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
 }
 
 
-class ProfileError(Exception):
+class ProfileError(KitError):
     """A profile file the kit cannot use: names the file, the line where known, and the reason (exit 2)."""
 
 

@@ -16,7 +16,7 @@ from . import PROTOCOL_VERSION, suite
 from .compare import MISSING, Difference, flatten
 from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-exported)
 from .driver import BuildBroke
-from .exitcodes import Exit
+from .errors import Exit
 from .games import GAMES
 from .games.base import owners
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult

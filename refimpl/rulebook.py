@@ -25,6 +25,7 @@ from typing import Any
 from . import suite
 from .games import GAMES
 from .rules import RULE_WORD, rule_lines, spec_rules
+from .errors import KitError
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -90,7 +91,7 @@ class Entry:
     misreadings: tuple[Misreading, ...] | None
 
 
-class UnknownRule(LookupError):
+class UnknownRule(KitError, LookupError):
     """No spec states the rule asked for; ``close`` holds the IDs that look like it, closest first."""
 
     def __init__(self, asked: str, close: list[str]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from . import yamlsafe
 from .compare import MISSING
 from .driver import BuildBroke
+from .errors import KitError
 from .files import read_bytes
 from .report import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
                      first_sentence, rule_words, show_value)
@@ -19,7 +20,7 @@ _STATUS = {s.replace("-", "_"): s for s in STATUSES}
 LIMIT = 256 << 20  # bytes of a saved report the kit reads
 
 
-class SavedReportError(Exception):
+class SavedReportError(KitError):
     """A file that is not a verify report the kit can read (exit 2)."""
 
 

@@ -14,9 +14,10 @@ from .compare import every_whole_difference
 from .driver import Driver, Refused, Rejected, ReferenceDriver, request
 from .replay import step_op
 from .trace import Trace
+from .errors import KitError
 
 
-class ShowError(Exception):
+class ShowError(KitError):
     """A step the trace does not have, or an observer the game does not know (exit 2)."""
 
 

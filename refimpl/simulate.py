@@ -25,6 +25,7 @@ from .processes import Terminated, acknowledge, check_stop
 from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
 from .games.streams import splitmix64
+from .errors import KitError
 
 
 class Interrupted(Exception):
@@ -36,7 +37,7 @@ class Interrupted(Exception):
         self.summary, self.signal = summary, signal
 
 
-class SimulateError(Exception):
+class SimulateError(KitError):
     """Bad input to simulate (a level that does not exist, a wrong number of seats)."""
 
 

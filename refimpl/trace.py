@@ -21,6 +21,7 @@ from . import yamlsafe
 
 from .compare import flatten
 from .games import GAMES, JSON, RuleViolation
+from .errors import KitError
 
 SCHEMA: Mapping[str, Any] = json.loads(
     resources.files(__package__).joinpath("schemas", "trace-v1.schema.json").read_text(encoding="utf-8"))
@@ -29,7 +30,7 @@ _STEP_VALIDATOR = jsonschema.Draft202012Validator({"$schema": SCHEMA["$schema"],
                                                    "$ref": "#/$defs/step"})
 
 
-class TraceError(Exception):
+class TraceError(KitError):
     """A trace that cannot be used: unreadable, malformed YAML, schema error, unknown game or action."""
 
     def __init__(self, path: str, line: int | None, reason: str) -> None:

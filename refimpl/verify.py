@@ -33,9 +33,10 @@ from .scenarios.runner import transcript_of
 from .trace import Steps, Trace, TraceError, by_reference, load_traces
 from .profiles import Profile, by_game, using
 from .transcript import exchanges
+from .errors import KitError
 
 
-class VerifyError(Exception):
+class VerifyError(KitError):
     """Bad input to verify (an unreadable expect-fail file, features that do not load...): exit 2."""
 
 

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 import yaml
 import yaml_rs
 
+from .errors import KitError
+
 if TYPE_CHECKING:
     from array import array
 
@@ -40,7 +42,7 @@ _LINE = re.compile(r"at line (\d+)")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class YamlError(Exception):
+class YamlError(KitError):
     """A YAML file the kit cannot use; names the file, the line where known, and the reason."""
 
     def __init__(self, path: str, line: int | None, reason: str) -> None:

@@ -17,7 +17,7 @@ from refimpl.suite import digest
 
 from refimpl.badges import badges, write_badges
 from refimpl.driver import BuildBroke
-from refimpl.exitcodes import Exit
+from refimpl.errors import Exit
 from refimpl.report import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
 
 ROOT = Path(__file__).resolve().parent.parent

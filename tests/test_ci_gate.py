@@ -155,3 +155,17 @@ def test_a_cancelled_job_ends_verify_and_keeps_the_reports(tmp_path: Path) -> No
     found = check_reports(tmp_path / "refimpl-reports", 143)
     assert found["all"]["message"] == "interrupted"
     assert outputs(tmp_path) == {"exit-code": "143", "verdict": "interrupted"}
+
+
+def test_a_bug_in_the_kit_is_not_the_builds_failure(tmp_path: Path) -> None:
+    """verify's exit 4 (a bug in the kit) gives the verdict internal_error, not does_not_conform, and the
+    gate passes the code on."""
+    kit = tmp_path / "kit.py"
+    kit.write_text("import sys\nprint('refimpl: internal error, a bug in the kit', file=sys.stderr)\nsys.exit(4)\n",
+                   encoding="utf-8")
+    command, env = gate(tmp_path, f"{PY} -m refimpl serve", FAST)
+    env["REFIMPL"] = f"{PY} {kit}"
+    proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 4, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert outputs(tmp_path) == {"exit-code": "4", "verdict": "internal_error"}
+    assert "internal_error (exit 4)" in (tmp_path / "summary").read_text(encoding="utf-8")

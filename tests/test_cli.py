@@ -107,3 +107,80 @@ def test_text_tables_are_measured_by_display_width() -> None:
     from refimpl.report import pad
 
     assert pad("征服王", 8) == "征服王  " and pad("abc", 5) == "abc  "
+
+
+def test_a_bug_in_the_kit_exits_4_naming_a_file_with_the_traceback(monkeypatch, tmp_path: Path) -> None:
+    """Anything but a KitError escaping a command is the kit's bug: exit 4 (never 1, which a CI gate reads as
+    the build's failure), one line that says so, and the traceback in a file the message names."""
+    import refimpl.rulebook
+
+    def broken(_rule: str) -> None:
+        raise ZeroDivisionError("division by zero in the kit")
+
+    monkeypatch.setattr(refimpl.rulebook, "cited_at", broken)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    result = CliRunner().invoke(main, ["rule", "BL-WIN-1"])
+    assert result.exit_code == 4, result.output
+    assert "internal error, a bug in the kit" in result.output
+    assert "ZeroDivisionError: division by zero in the kit" in result.output
+    saved = list(tmp_path.glob("refimpl-internal-error-*.txt"))
+    assert len(saved) == 1 and str(saved[0]) in result.output
+    assert "Traceback" in saved[0].read_text() and "broken" in saved[0].read_text()
+
+
+def test_a_kit_error_is_one_line_and_its_own_exit_code(tmp_path: Path) -> None:
+    """A KitError reaching the boundary: its message on stderr, its exit code, no traceback."""
+    result = CliRunner().invoke(main, ["rule", "NO-SUCH-9"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and result.output.startswith("refimpl: ")
+
+
+def test_a_step_that_breaks_on_the_reference_too_is_the_kits_bug(monkeypatch) -> None:
+    """A scenario step that raises something other than a failed check is blamed on the build (FAILED) only
+    when the reference passes the same scenario; when the reference breaks it too, the exception reaches the
+    caller (the CLI's boundary: exit 4), never a verdict on the build."""
+    import dataclasses
+
+    import pytest
+
+    from refimpl.driver import ReferenceDriver
+    from refimpl.scenarios import FAILED, bundled, run_scenario
+    from refimpl.scenarios.runner import bind
+
+    scenario = next(s for s in bundled() if s.game == "ludo")
+    _step, definition, _args = bind(scenario)[0]
+    calls = []
+
+    def broken(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1 or always[0]:
+            raise TypeError("a bug in a step definition")
+        return original(*args, **kwargs)
+
+    original, always = definition.func, [True]
+    patched = dataclasses.replace(definition, func=broken)
+    import refimpl.scenarios.runner as runner
+    real_bind = runner.bind
+    monkeypatch.setattr(runner, "bind", lambda sc: [(st, patched if d is definition else d, a)
+                                                    for st, d, a in real_bind(sc)])
+    with pytest.raises(TypeError):  # the reference itself
+        run_scenario(scenario, ReferenceDriver())
+    with pytest.raises(TypeError):  # a build, and the reference breaks too
+        run_scenario(scenario, _Wrapped(ReferenceDriver(name="a build")))
+    calls.clear()
+    always[0] = False  # only the build's run breaks: the build's answers led there
+    assert run_scenario(scenario, _Wrapped(ReferenceDriver(name="a build"))).status == FAILED
+
+
+class _Wrapped:
+    """A driver that is not the reference (as a build's driver is), delegating everything to one."""
+
+    def __init__(self, wrapped: object) -> None:
+        self._wrapped = wrapped
+
+    def __getattr__(self, name: str) -> object:
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self._wrapped, name)

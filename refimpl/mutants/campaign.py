@@ -36,6 +36,7 @@ from .. import yamlsafe
 from ..executor import run_jobs
 from ..games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
+from ..errors import KitError
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
@@ -44,7 +45,7 @@ KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
 FUZZ_BUDGET = 60.0  # seconds of search per game for ``--judge fuzz`` (the issue's bound on finding a divergence)
 
 
-class MutantsError(Exception):
+class MutantsError(KitError):
     """Bad input to the power meter (an unreadable or stale equivalents file, an unknown game): exit 2."""
 
 

@@ -17,11 +17,12 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 
 from ..rules import RULE_ID
+from ..errors import KitError
 
 KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
 
 
-class FeatureError(Exception):
+class FeatureError(KitError):
     """A feature file that cannot be read or parsed (names the file and line)."""
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, TypeVar
 
 from ..compare import whole_difference
+from ..errors import KitError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -118,7 +119,7 @@ def fixture(func: F) -> F:
     return func
 
 
-class UndefinedStep(Exception):
+class UndefinedStep(KitError):
     """No step definition matches a step of a feature file (or more than one does): a bug of the kit's
     suite, found before any build is started."""
 

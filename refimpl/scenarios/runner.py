@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..driver import BuildBroke, Driver
+from ..driver import BuildBroke, Driver, ReferenceDriver
 from ..games import GAMES
 from ..protocol import ProtocolDriver
 from .gherkin import Scenario, Step
@@ -74,10 +74,23 @@ def _last_request(driver: Driver) -> Any:
     return {k: v for k, v in sent.items() if k != "id"} if isinstance(sent, dict) else sent
 
 
+def _reference_passes(scenario: Scenario, driver: Driver) -> bool:
+    """Whether the reference passes ``scenario``: a step that raised something other than a failed check
+    against ``driver`` is the build's doing only then. Never when ``driver`` is the reference itself."""
+    inner = getattr(driver, "inner", driver)
+    if isinstance(inner, ReferenceDriver) and all(inner.engines[g] is GAMES[g] for g in GAMES):
+        return False
+    try:
+        return run_scenario(scenario, ReferenceDriver()).status == PASSED
+    except Exception:  # noqa: BLE001 - the reference breaks it too: the kit's bug, raised by the caller
+        return False
+
+
 def run_scenario(scenario: Scenario, driver: Driver) -> Outcome:
     """Run every step of ``scenario`` on ``driver``, stopping at the first that fails, breaks or finds the
-    scenario cannot be judged. Raises UndefinedStep for a step no definition matches; KeyboardInterrupt
-    passes through."""
+    scenario cannot be judged. Raises UndefinedStep for a step no definition matches, and what a step raised
+    (not a failed check) when the reference fails the scenario too: a bug of the kit, not the build's;
+    KeyboardInterrupt passes through."""
     context = Context(driver)
     for step, definition, args in bind(scenario):
         kwargs: dict[str, Any] = {}
@@ -98,7 +111,9 @@ def run_scenario(scenario: Scenario, driver: Driver) -> Outcome:
             return Outcome(BROKE, detail, step, exc, sent)
         except UndefinedStep:
             raise
-        except Exception as exc:  # noqa: BLE001 - any other failure of a step is the build's answer failing it
+        except Exception as exc:  # noqa: BLE001 - any other failure of a step is the build's answer failing it,
+            if not isinstance(exc, AssertionError) and not _reference_passes(scenario, driver):
+                raise  # unless the reference fails the same scenario: a bug of the kit (the CLI says so, exit 4)
             message = str(exc) if isinstance(exc, Mismatch) else f"{type(exc).__name__}: {exc}".rstrip(": ")
             return Outcome(FAILED, f"{scenario.file}:{step.line} step '{step.label}': {message}", step, exc,
                            _last_request(driver), message)

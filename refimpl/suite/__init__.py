@@ -19,11 +19,15 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from ..errors import ExitCode, KitError
+
 FOLDERS = ("traces", "features", "specs")  # also the subpackages' names: hence trace_folder(), not traces()
 
 
-class SuiteMissing(Exception):
+class SuiteMissing(KitError):
     """The installed package lacks part of its suite (a broken install): a bug of the kit's packaging."""
+
+    exit_code = ExitCode.INTERNAL_ERROR
 
 
 @cache
