@@ -376,3 +376,22 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
     assert judged.case == whole
     assert judged.divergence is None
     assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0
+
+
+def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> None:
+    """Every edge seed's next throw after its ``throws`` meets one of the four outputs an unbiased die throws
+    away (ruling LD-R5); drawn set-ups use them, so a build taking the output mod 6 is found."""
+    from refimpl.fuzz.cases import draw_start
+    from refimpl.fuzz.positions import ludo_stream_edges
+    from refimpl.games import streams
+
+    b = GAMES["ludo"].board
+    edges = ludo_stream_edges(b.dice_xor, b.cap)
+    assert len(edges) >= 4
+    for seed, throws in edges:
+        assert 0 <= seed < 1 << 53 and 0 <= throws < b.cap
+        state = streams.after_faces((seed ^ b.dice_xor) & streams.MASK, throws)
+        assert (state + streams.GOLDEN) & streams.MASK in streams.THROWN_AWAY_6
+        GAMES["ludo"].new_state("v1", seed, {"throws": throws})  # a start the game accepts
+    drawn = {draw_start(Draw(seed=i), "ludo", "v1", 10)[0] for i in range(400)}
+    assert drawn & {seed for seed, _ in edges}

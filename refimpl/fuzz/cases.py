@@ -18,7 +18,7 @@ from ..serve import Session
 from ..trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
-from .positions import drawer
+from .positions import EDGES, drawer
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,12 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
         if setup is not None:
             return seed, setup, "played"
     if how == "drawn" and draw_setup is not None:
-        return seed, draw_setup(d, engine, ruleset), "drawn"
+        setup = draw_setup(d, engine, ruleset)
+        edge = EDGES.get(game)
+        if edge is not None and d.one_in(4):  # a seed whose stream is about to meet its rare edge
+            seed, patch = edge(d, engine)
+            setup = {**setup, **patch}
+        return seed, setup, "drawn"
     return seed, {}, "plain"
 
 

@@ -10,12 +10,14 @@ set-up the game refuses is still used: as a start the build must refuse the same
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
-from ..games import GAMES, JSON
+from ..games import GAMES, JSON, streams
 from .draw import Draw
 
 Drawer = Callable[[Draw, Any, str], dict[str, JSON]]
+Edge = Callable[[Draw, Any], tuple[int, dict[str, JSON]]]
 
 
 def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
@@ -146,7 +148,31 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             "round": 1 + d.below(rounds) if not d.one_in(3) else rounds - d.below(2)}
 
 
+@cache
+def ludo_stream_edges(dice_xor: int, cap: int) -> tuple[tuple[int, int], ...]:
+    """(seed, throws): seeds a start may name (0 to 2^53 - 1) whose dice stream, after ``throws`` faces, meets
+    one of the four outputs an unbiased die throws away (ruling LD-R5) on its next throw. A seed drawn at
+    random meets one once in about 2^62 throws, so a build taking the output mod 6 (or keeping the stream
+    one output behind after one) is otherwise never told apart."""
+    found = []
+    for bad in streams.THROWN_AWAY_6:  # the states whose output is thrown away
+        for k in range(1, cap):
+            seed = ((bad - k * streams.GOLDEN) & streams.MASK) ^ dice_xor  # output k of this seed is bad's
+            state = streams.after_faces((seed ^ dice_xor) & streams.MASK, k - 1)
+            if seed < 1 << 53 and (state + streams.GOLDEN) & streams.MASK == bad:
+                found.append((seed, k - 1))
+    return tuple(sorted(found))
+
+
+def ludo_edge(d: Draw, engine: Any) -> tuple[int, dict[str, JSON]]:
+    """A seed and the set-up's ``throws`` a throw or three before an output the die throws away."""
+    b = engine.board
+    seed, throws = d.pick(ludo_stream_edges(b.dice_xor, b.cap))
+    return seed, {"throws": max(0, throws - d.below(3))}
+
+
 DRAWERS: dict[str, Drawer] = {"ludo": ludo, "conquest-king": conquest_king, "black-fog": black_fog}
+EDGES: dict[str, Edge] = {"ludo": ludo_edge}  # seeds at the edge of a game's seeded streams, for its set-ups
 
 
 def drawer(game: str) -> Drawer | None:
