@@ -16,6 +16,11 @@ EDGE_VALUES: tuple[JSON, ...] = (None, -1, 0, 1.5, True, False, "", "x", [], {},
                                  10 ** 6)
 
 
+# Actions a game's screens often have and these rules do not (leaving, giving up, taking back, passing): a build
+# that adds one answers where the rules refuse.
+UI_TYPES = ("abandon", "leave", "resign", "forfeit", "undo", "pass", "skip", "end-turn")
+
+
 def _paths(value: JSON, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path into a JSON value (its keys and indexes, at any depth), the value itself first."""
     out = [path]
@@ -81,8 +86,8 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
         leaves = [_get(o, q) for o in others if isinstance(o, dict) for q in _paths(o)
                   if q and q[-1] != "type" and not isinstance(_get(o, q), (dict, list))]
         return _set(bent, path, [here, d.pick(leaves) if leaves and d.below(3) else here])
-    if how == 0 and type(here) is int:
-        return _set(bent, path, here + d.pick((1, -1, 2, -2, 5, 50)))
+    if how == 0 and type(here) is int:  # off by a little or a lot, or the same number written as text
+        return _set(bent, path, here + d.pick((1, -1, 2, -2, 5, 50)) if not d.one_in(4) else str(here))
     if how <= 1 and type(here) is bool:
         return _set(bent, path, not here)  # a flag the other way (an attack with no one in front)
     if how == 1 and path and isinstance(_get(bent, path[:-1]), dict):
@@ -139,7 +144,7 @@ def odd_action(d: Draw, action: JSON) -> JSON:
         [], "roll", 0, None, True, [action], {}, {"type": None}, {"type": 7}, {"type": "no-such-action"},
         {"type": kind}, {"type": kind.upper() if isinstance(kind, str) else kind},
         {k: None for k in action} if isinstance(action, dict) else {"type": kind, "x": None},
-        {"type": [kind]},
+        {"type": [kind]}, {"type": d.pick(UI_TYPES)},
     )))
 
 

@@ -46,6 +46,8 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
                     steps[(steps.index(square) + 1 + k) % b.pieces] = square
         if all(s == b.goal for s in steps):
             steps[0] = b.goal - 1
+        if d.one_in(16):  # a seat home already: a set-up the game refuses (ruling LD-R11)
+            steps = [b.goal] * b.pieces
         pieces[seat] = steps
     throws = 0 if not d.one_in(4) else b.cap - 1 - d.below(6)  # a few throws short of the cap
     return {"pieces": pieces, "turn": d.pick(b.seats), "throws": throws}
