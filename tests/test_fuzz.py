@@ -395,3 +395,76 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
         GAMES["ludo"].new_state("v1", seed, {"throws": throws})  # a start the game accepts
     drawn = {draw_start(Draw(seed=i), "ludo", "v1", 10)[0] for i in range(400)}
     assert drawn & {seed for seed, _ in edges}
+
+
+# --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------
+
+def _ck_draws(n: int) -> list[dict[str, Any]]:
+    from refimpl.fuzz.positions import conquest_king
+
+    return [conquest_king(Draw(seed=i), GAMES["conquest-king"], "v1") for i in range(n)]
+
+
+def _ck_refusal(setup: dict[str, Any]) -> str | None:
+    try:
+        GAMES["conquest-king"].new_state("v1", None, setup)
+    except RuleViolation as exc:
+        return exc.code
+    return None
+
+
+def test_conquest_king_drawn_lobby_set_ups_give_turn_or_side_without_units_and_are_refused() -> None:
+    """CK-START-1: `turn` or `side` without `units` is refused with bad-setup (answered as bad-request)."""
+    odd = [s for s in _ck_draws(400) if "units" not in s and ({"turn", "side"} & set(s))]
+    assert len(odd) >= 3 and {k for s in odd for k in ("turn", "side") if k in s} == {"turn", "side"}
+    assert all(_ck_refusal(s) == "bad-setup" for s in odd)
+
+
+def test_conquest_king_drawn_set_ups_put_a_side_one_move_from_the_enemy_gates() -> None:
+    """A side on one square beside the enemy castle and a step from the other (its King often one of them), to
+    move: accepted; both squares held by visible units: refused (spec "Start and set-up")."""
+    p = GAMES["conquest-king"].p
+    near, both, kings = 0, 0, 0
+    for s in _ck_draws(600):
+        for side, enemy in (p.sides, p.sides[::-1]):
+            mine = {tuple(u["at"]): u for u in s.get("units", []) if u["side"] == side and not u["ambush"]}
+            on = [g for g in p.gates[enemy] if g in mine]
+            if len(on) == 2:
+                both += 1
+                assert _ck_refusal(s) == "bad-setup"
+            elif len(on) == 1 and s["side"] == side:
+                (other,) = set(p.gates[enemy]) - set(on)
+                if any(abs(x - other[0]) + abs(y - other[1]) == 1 for x, y in mine):
+                    near += 1
+                    kings += any(mine[g]["kind"] == "king" for g in on) or any(
+                        u["kind"] == "king" and abs(x - other[0]) + abs(y - other[1]) == 1 for (x, y), u in mine.items())
+                    assert _ck_refusal(s) in (None, "bad-setup")
+    assert near >= 10 and kings >= 3 and both >= 1
+
+
+def test_conquest_king_drawn_set_ups_put_the_enemy_near_a_hidden_ambush_or_a_friend_on_it() -> None:
+    """The enemy to move a step or two from a hidden ambush, straight and diagonally (its King among them), or the
+    owner to move with a friend on the ambush's square: positions the game accepts (an ambush under a friend is
+    allowed, under an enemy refused)."""
+    straight = diagonal = king = friend = 0
+    for s in _ck_draws(600):
+        units = s.get("units", [])
+        for a in (u for u in units if u["ambush"]):
+            ax, ay = a["at"]
+            others = [u for u in units if not u["ambush"]]
+            if any(u["side"] == a["side"] and u["at"] == a["at"] for u in others) and s["side"] == a["side"]:
+                friend += 1
+                assert _ck_refusal(s) in (None, "bad-setup")  # refused only for another reason
+                if _ck_refusal(s) is None:
+                    engine = GAMES["conquest-king"]
+                    state = engine.new_state("v1", None, s)
+                    assert {"type": "reveal", "at": a["at"]} not in engine.legal_actions(state)
+            elif s["side"] != a["side"]:
+                for u in others:
+                    if u["side"] != a["side"]:
+                        dx, dy = abs(u["at"][0] - ax), abs(u["at"][1] - ay)
+                        straight += (dx, dy) in ((2, 0), (0, 2))
+                        diagonal += (dx, dy) == (1, 1)
+                        king += u["kind"] == "king" and dx + dy == 1
+    assert straight >= 10 and diagonal >= 10 and king >= 3 and friend >= 3
+

@@ -59,6 +59,9 @@ def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
         setup: dict[str, JSON] = {"registered": [] if d.one_in(3) else [d.pick(p.sides)]}
         if d.one_in(2):
             setup["field"] = "realtime"
+        if d.one_in(4):  # a position's turn or side without its units: refused (CK-START-1)
+            for key in d.pick((("turn",), ("side",), ("turn", "side"))):
+                setup[key] = 1 + d.below(3) if key == "turn" else d.pick(p.sides)
         return setup
     terrain = [list(row) for row in p.terrain_rows]
     letters = sorted(p.letters)
@@ -108,13 +111,89 @@ def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
         if d.one_in(4):  # the king out of its castle, near the enemy's gates or in the fray
             gx, gy = p.gates[p.sides[1 - p.sides.index(side)]][0]
             place(side, "king", gx + d.below(3) - 1, gy + d.below(3) - 1, d.pick("nesw"))
-    setup = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0),
-                              "side": attacker if not d.one_in(4) else defender}
+    mover = attacker if not d.one_in(4) else defender
+    spot = d.below(8)
+    if spot >= 6:  # a side one move from holding both squares beside the enemy castle
+        mover = _ck_gates(d, p, units, place, mover)
+    elif spot >= 3:  # a hidden ambush with the enemy a step or two away, or a friend on its square
+        mover = _ck_ambush(d, p, units, taken, passable, place, mover)
+    setup = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0), "side": mover}
     if terrain != [list(row) for row in p.terrain_rows]:
         setup["terrain"] = ["".join(row) for row in terrain]
-    if d.one_in(4):
+    if d.one_in(2 if spot >= 6 else 4):  # (a phase's time limit may cut the winning move's fight short)
         setup["field"] = "realtime"
     return setup
+
+
+_STEPS4 = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def _ck_has(units: list[dict[str, JSON]], side: str, what: str) -> bool:
+    """Whether ``side`` already has its king (``what`` king) or its ambush (``what`` ambush) in ``units``."""
+    return any(u["side"] == side and (u["kind"] == "king" if what == "king" else u["ambush"]) for u in units)
+
+
+def _ck_gates(d: Draw, p: Any, units: list[dict[str, JSON]], place: Any, holder: str) -> str:
+    """Units of ``holder`` on one square beside the enemy castle and a step from the other (the King often one
+    of them, rule CK-WIN-2; sometimes its hidden ambush on one, ruling CK-R10), so one move or reveal wins, maybe
+    with an attack on the King in its castle that a phase's time limit cuts short. Now and then both squares
+    held: a position the set-up refuses. Returns the side to move."""
+    enemy = p.sides[1 - p.sides.index(holder)]
+    gates = list(p.gates[enemy])
+    if d.one_in(2):
+        gates.reverse()
+    kings = [not _ck_has(units, holder, "king") and d.one_in(2) for _ in gates]
+    if kings[0]:
+        kings[1] = False
+    for i, (gx, gy) in enumerate(gates):
+        kind = "king" if kings[i] else d.pick(sorted(k for k, r in p.units.items() if r.get("price") is not None))
+        on = i == 0 or d.one_in(8)
+        ambush = on and not kings[i] and not _ck_has(units, holder, "ambush") and d.one_in(4)
+        for dx, dy in [(0, 0)] if on else [_STEPS4[d.below(4)] for _ in range(3)]:
+            before = len(units)
+            place(holder, kind, gx + dx, gy + dy, d.pick("nesw"), ambush=ambush)
+            if len(units) > before:
+                break
+    return holder if not d.one_in(4) else enemy
+
+
+def _ck_ambush(d: Draw, p: Any, units: list[dict[str, JSON]], taken: set[tuple[int, int]], passable: Any,
+               place: Any, mover: str) -> str:
+    """A hidden ambush and, mostly, the enemy to move with units (its King often) a step or two from it, straight
+    and diagonally, and a visible unit of the ambush's side they may attack as they stop beside it (two fights in
+    one move, ruling CK-R7); else its owner to move with a friend standing on its square (ruling CK-R13).
+    Returns the side to move."""
+    owner = d.pick(p.sides)
+    if _ck_has(units, owner, "ambush"):
+        owner = p.sides[1 - p.sides.index(owner)]
+        if _ck_has(units, owner, "ambush"):
+            return mover
+    for _ in range(4):
+        ax, ay = d.below(p.width), d.below(p.height)
+        if passable(ax, ay) and (ax, ay) not in taken:
+            break
+    else:
+        return mover
+    kinds = sorted(k for k, r in p.units.items() if r.get("price") is not None)
+    units.append({"side": owner, "kind": d.pick(kinds), "at": [ax, ay], "facing": d.pick("nesw"), "ambush": True})
+    taken.add((ax, ay))
+    enemy = p.sides[1 - p.sides.index(owner)]
+    if d.one_in(4):  # the owner to move, a friend on the ambush's square
+        if d.one_in(4) or not passable(ax, ay):
+            return owner
+        units.append({"side": owner, "kind": d.pick(kinds), "at": [ax, ay], "facing": d.pick("nesw"),
+                      "ambush": False})
+        return owner
+    if d.one_in(2):  # a visible unit of the owner's where an intruder may stop facing it
+        dx, dy = d.pick([(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (-1, 1), (1, -1), (-1, -1)])
+        place(owner, d.pick(kinds), ax + dx, ay + dy, d.pick("nesw"))
+    near = [(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (-1, 1), (1, -1), (-1, -1), (2, 1), (-2, -1), (1, -2),
+            (-1, 2), (3, 0), (0, -3)]
+    for i in range(1 + d.below(3)):
+        king = i == 0 and not _ck_has(units, enemy, "king") and d.one_in(2)
+        dx, dy = d.pick(list(_STEPS4) + near[:4]) if king else d.pick(near)  # a King may stop on the square
+        place(enemy, "king" if king else d.pick(kinds), ax + dx, ay + dy, d.pick("nesw"))
+    return enemy if not d.one_in(8) else owner
 
 
 def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
