@@ -468,3 +468,81 @@ def test_conquest_king_drawn_set_ups_put_the_enemy_near_a_hidden_ambush_or_a_fri
                         king += u["kind"] == "king" and dx + dy == 1
     assert straight >= 10 and diagonal >= 10 and king >= 3 and friend >= 3
 
+
+def _ck_focus(state: Any, want: Any, tries: int = 600) -> list[Any]:
+    """The actions the Conquest King step focus proposes at ``state`` over ``tries`` draws that ``want`` keeps."""
+    from refimpl.fuzz.positions import conquest_king_step
+
+    engine = GAMES["conquest-king"]
+    legal = [engine.action_json(a) for a in engine.legal_actions(state)]
+    found = []
+    for i in range(tries):
+        action = conquest_king_step(Draw(seed=i), engine, state, legal)
+        if action is not None and want(action):
+            found.append(action)
+    return found
+
+
+def test_conquest_king_step_focus_aims_at_the_ambush_the_gates_and_a_reveal_under_a_friend() -> None:
+    engine = GAMES["conquest-king"]
+    unit = {"kind": "light-infantry", "facing": "n", "ambush": False}
+    state = engine.new_state("v1", None, {"side": "sparkia", "units": [
+        {**unit, "side": "gaias", "at": [6, 3], "ambush": True},
+        {**unit, "side": "sparkia", "kind": "king", "at": [6, 5]},
+        {**unit, "side": "sparkia", "at": [13, 7]},
+        {**unit, "side": "gaias", "at": [8, 4]}]})
+    to = {tuple(a["to"]) for a in _ck_focus(state, lambda a: a["type"] == "move")}
+    assert (6, 3) in to  # onto the ambush (the King: CK-AMB-3, CK-WIN-1)
+    assert to & {(5, 4), (7, 4), (5, 2), (7, 2)} and to & {(6, 4), (5, 3), (7, 3), (6, 2)}  # diagonal, straight
+    assert (14, 7) in to  # beside the gaias castle (CK-WIN-2)
+    assert any(a.get("attack") for a in _ck_focus(state, lambda a: a["type"] == "move"))
+    under = engine.new_state("v1", None, {"side": "gaias", "units": [
+        {**unit, "side": "gaias", "at": [6, 3], "ambush": True}, {**unit, "side": "gaias", "at": [6, 3]}]})
+    reveal = {"type": "reveal", "at": [6, 3]}
+    assert reveal not in engine.legal_actions(under) and reveal in _ck_focus(under, lambda a: True)
+    with pytest.raises(RuleViolation) as refused:  # ruling CK-R13
+        engine.apply(under, engine.parse_action(reveal))
+    assert refused.value.code == "square-occupied"
+
+
+def test_conquest_king_step_focus_throws_the_tie_and_the_extremes_and_waits_for_the_archive() -> None:
+    engine = GAMES["conquest-king"]
+    unit = {"kind": "light-infantry", "facing": "n", "ambush": False}
+    state = engine.new_state("v1", None, {"side": "sparkia", "field": "realtime", "units": [
+        {**unit, "side": "sparkia", "at": [5, 5], "facing": "e"}, {**unit, "side": "gaias", "at": [7, 5]}]})
+    state = engine.apply(state, {"type": "move", "from": [5, 5], "to": [6, 5], "facing": "e", "attack": True})
+    attack, defence = engine.bases(state, state.fights[0])
+    dice = {(a["attacker"], a["defender"]) for a in _ck_focus(state, lambda a: a["type"] == "dice")}
+    assert {(1, 6), (6, 1)} <= dice and any(attack + a == defence + b for a, b in dice)
+    won = engine.new_state("v1", None, {"side": "sparkia", "field": "realtime", "units": [
+        {**unit, "side": "sparkia", "at": [15, 6]}, {**unit, "side": "sparkia", "at": [13, 7]}]})
+    over = engine.apply(won, {"type": "move", "from": [13, 7], "to": [14, 7], "facing": "n"})  # CK-WIN-2
+    assert over.phase == "over" and engine.legal_actions(over) == [] and engine.extra_actions(over) == []
+    waits = {a["minutes"] for a in _ck_focus(over, lambda a: a["type"] == "wait")}
+    assert waits == {29, 30}  # the real-time field's archive after 30 minutes (CK-LOBBY-5), and a minute short
+    assert engine.apply(over, {"type": "wait", "minutes": 30}).archived
+
+
+def test_conquest_king_step_focus_spends_a_budget_then_deploys_out_of_zone_over_budget() -> None:
+    """Once a side has placed only its dearest units it mostly goes on, until a deploy both out of its zone and
+    over budget, refused for the square (CK-FORM-2: the first rule in the order of "Actions")."""
+    from refimpl.fuzz.positions import conquest_king_step
+
+    engine = GAMES["conquest-king"]
+    d = Draw(seed=3)
+    state = engine.new_state("v1")
+    bad = None
+    for _ in range(400):
+        legal = [engine.action_json(a) for a in engine.legal_actions(state)]
+        action = conquest_king_step(d, engine, state, legal)
+        if action is None:
+            continue
+        try:
+            state = engine.apply(state, engine.parse_action(action))
+        except RuleViolation as exc:
+            bad = (action, exc.code)
+            break
+    assert bad is not None, "no deploy out of zone and over budget"
+    action, code = bad
+    side = engine.p.sides.index(action["side"])
+    assert engine.p.units[action["kind"]]["price"] > state.gold[side] and code == "illegal-square"

@@ -18,7 +18,7 @@ from ..serve import Session
 from ..trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
-from .positions import EDGES, drawer
+from .positions import EDGES, STEP_FOCUS, drawer
 
 
 @dataclass(frozen=True)
@@ -268,6 +268,11 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
     if len(vocabulary) > 64:
         del vocabulary[:32]
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
+    focus = STEP_FOCUS.get(mirror.game)
+    if focus is not None and state is not None:  # the game's own aim, now and then: where its rules are busy
+        action = focus(d, engine, state, legal)
+        if action is not None:
+            return Request("action", action, check)
     if state is not None and not every:  # the game is over (or nothing can be done): mostly begin again
         what = d.weighted([("restart", 4), ("start", 4), ("bend", 1), ("odd", 1), ("ask", 1)])
     else:

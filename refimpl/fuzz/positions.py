@@ -196,6 +196,90 @@ def _ck_ambush(d: Draw, p: Any, units: list[dict[str, JSON]], taken: set[tuple[i
     return enemy if not d.one_in(8) else owner
 
 
+def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> JSON | None:
+    """An action aimed where Conquest King's rules are busy, now and then (None: a step drawn as usual). In play:
+    a move onto the enemy's hidden ambush, or stopping beside it straight or diagonally (with an attack as it
+    strikes: two fights, ruling CK-R7), onto a square beside the enemy castle, or beside an enemy facing it (a
+    supporter, moved, for the next attack); the own ambush's reveal, under a friend too (ruling CK-R13, an action
+    ``legal`` leaves out). In combat: the dice that tie, or the extremes. In deployment: a side spending its gold
+    on its dearest unit, turn after turn, then a deploy both out of its zone and over budget (CK-FORM-2). At any
+    time, a wait to the next lobby deadline or a minute short of it (after the end too: the archive)."""
+    phase = state.phase
+    if phase == "deploy":
+        return _ck_spend(d, engine, state)
+    if d.one_in(2 if phase == "over" else 6 if phase == "combat" and state.field == "realtime" else 24):
+        due = engine.deadlines(state)
+        if not due:
+            return None
+        when = due[d.below(min(2, len(due)))][0]
+        return {"type": "wait", "minutes": max(0, when - state.clock - d.below(2))}
+    if phase == "over" or not d.one_in(6):
+        return None
+    if phase == "combat":
+        attack, defence = engine.bases(state, state.fights[0])
+        ties = [(a, a + attack - defence) for a in range(1, 7) if 1 <= a + attack - defence <= 6]
+        a, b = d.pick(ties + [(1, 6), (6, 1)])
+        return {"type": "dice", "attacker": a, "defender": b}
+    if phase != "play":
+        return None
+    p = engine.p
+    side = p.sides[state.side]
+    hidden = {u.at for u in state.units if u.hidden and u.side != side}
+    mine = [u.at for u in state.units if u.hidden and u.side == side]
+    faced: set[tuple[int, int, str]] = set()  # (x, y, facing): a square beside a visible enemy, facing it
+    for u in state.units:
+        if not u.hidden and u.side != side:
+            for facing, (dx, dy) in (("s", (0, -1)), ("w", (1, 0)), ("n", (0, 1)), ("e", (-1, 0))):
+                faced.add((u.at[0] + dx, u.at[1] + dy, facing))
+    near = {(x + dx, y + dy) for x, y in hidden for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    gates = set(p.gates[p.sides[1 - state.side]])
+    groups: dict[str, list[JSON]] = {"reveal": [{"type": "reveal", "at": list(at)} for at in mine]}
+    for a in legal:
+        to = a.get("to")
+        if to is None:
+            continue
+        x, y = to
+        if (x, y) in near:
+            groups.setdefault("onto" if (x, y) in hidden else "beside" + ("+attack" if "attack" in a else ""),
+                              []).append(a)
+        if (x, y) in gates:
+            groups.setdefault("gate" + ("+attack" if "attack" in a else ""), []).append(a)
+        if "attack" not in a and (x, y, a["facing"]) in faced:
+            groups.setdefault("support", []).append(a)
+    kinds = sorted(k for k, v in groups.items() if v)
+    return d.pick(groups[d.pick(kinds)]) if kinds else None
+
+
+def _ck_spend(d: Draw, engine: Any, state: Any) -> JSON | None:
+    """In deployment: once a side has placed only units of the dearest kind, it mostly goes on placing them
+    until that kind is over its budget, then places one out of its zone (refused for the square, CK-FORM-2)."""
+    p = engine.p
+    price = {k: r["price"] for k, r in p.units.items() if r.get("price") is not None}
+    dearest = max(price, key=price.__getitem__)
+    sides = [s for s, side in enumerate(p.sides) if state.registered[s] is not None and state.complete[s] != 2]
+    spending = [s for s in sides if {u.kind for u in state.units if u.side == p.sides[s] and u.kind != "king"}
+                == {dearest}]
+    if spending and not d.one_in(5):
+        s = spending[0]
+    elif sides and d.one_in(24):
+        s = d.pick(sides)
+    else:
+        return None
+    side = p.sides[s]
+    over = sorted(k for k, v in price.items() if v > state.gold[s])
+    if over and not d.one_in(3):
+        return None
+    if over:
+        area = set(engine._deploy_area(state.terrain, side))
+        outside = [(x, y) for y in range(p.height) for x in range(p.width) if (x, y) not in area]
+        return {"type": "deploy", "side": side, "kind": d.pick(over), "at": list(d.pick(outside))}
+    squares = engine._deploy_squares(state, side)
+    return {"type": "deploy", "side": side, "kind": dearest, "at": list(d.pick(squares))} if squares else None
+
+
+STEP_FOCUS: dict[str, Callable[[Draw, Any, Any, list[JSON]], JSON | None]] = {"conquest-king": conquest_king_step}
+
+
 def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     from ..games.black_fog import hexes
 
