@@ -14,7 +14,6 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..driver import Op, Outcome, ReferenceDriver, outcome, request
 from ..games import GAMES, JSON, Game, RuleViolation
-from ..serve import Session
 from ..trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
@@ -82,6 +81,25 @@ class Case:
         return cls(data["game"], data["ruleset"], data["seed"], data["setup"],
                    tuple(Request(k, b, legal) for k, b, legal in data["steps"]), data["legal_at_start"],
                    data.get("origin", "plain"))
+
+
+def setup_lists(setup: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+    """The key paths of the lists in a set-up: at the top level, and one level down in a mapping (Black Fog's
+    ``map.apple``); what shrinking thins and the reproducer prunes."""
+    for key, value in setup.items():
+        if isinstance(value, list):
+            yield (key,)
+        elif isinstance(value, dict):
+            for inner, item in value.items():
+                if isinstance(item, list):
+                    yield key, inner
+
+
+def setup_at(setup: Any, path: tuple[str, ...]) -> Any:
+    """The part of a set-up at a key path of ``setup_lists``."""
+    for key in path:
+        setup = setup[key]
+    return setup
 
 
 def _step(number: int, r: Request) -> Step:

@@ -17,11 +17,11 @@ kept. The trace's description names the parts dropped.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..driver import Refused, Rejected
 from ..games import GAMES, JSON
-from .cases import Case
+from .cases import Case, setup_at, setup_lists
 from .judge import Divergence, Judged
 
 Diverges = Callable[[Case], "Judged | None"]  # the case judged on the build, when it diverges the same way
@@ -31,23 +31,6 @@ def same_divergence(found: Divergence | None, first: Divergence) -> bool:
     """Whether ``found`` is the divergence ``first`` again: the same step, probe and field path."""
     return found is not None and found.step == first.step and found.probe.kind == first.probe.kind \
         and found.probe.observer == first.probe.observer and found.difference.path == first.difference.path
-
-
-def _lists(setup: dict[str, Any]) -> Iterator[tuple[str, ...]]:
-    """The key paths of the lists in ``setup``: at the top level, and one level down in a mapping."""
-    for key, value in setup.items():
-        if isinstance(value, list):
-            yield (key,)
-        elif isinstance(value, dict):
-            for inner, item in value.items():
-                if isinstance(item, list):
-                    yield key, inner
-
-
-def _at(setup: Any, path: tuple[str, ...]) -> Any:
-    for key in path:
-        setup = setup[key]
-    return setup
 
 
 class SetupPruner:
@@ -78,11 +61,11 @@ class SetupPruner:
         for key in list(setup):
             if self._attempt({k: v for k, v in self.judged.case.setup.items() if k != key}):
                 self.dropped.append(key)
-        for path in list(_lists(self.judged.case.setup)):
+        for path in list(setup_lists(self.judged.case.setup)):
             original, i = 0, 0  # the element's place in the list as first given, and its place now
-            while i < len(_at(self.judged.case.setup, path)):
+            while i < len(setup_at(self.judged.case.setup, path)):
                 smaller = copy.deepcopy(self.judged.case.setup)
-                del _at(smaller, path)[i]
+                del setup_at(smaller, path)[i]
                 if self._attempt(smaller):
                     self.dropped.append(f"{'.'.join(path)}[{original}]")
                 else:

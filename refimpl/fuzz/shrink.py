@@ -4,19 +4,33 @@ still fails the same way, all inside one time budget.
 1. Cut the case after the step that diverged.
 2. Start from a set-up: the position after the first k steps, given as a set-up (``Game.setup_of``),
    replaces those k steps; the largest k that still fails wins.
-3. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
-4. Plain values: the seed as null.
+3. Thin the set-up: each list in it (units, animals, fog, the map's tiles) emptied, else element by element,
+   as long as the case still fails (at any step): fewer animals make every round's animal phase shorter,
+   and the steps they needed are then refused and dropped by the next pass.
+4. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
+5. Plain values: the seed as null.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Callable
 
 from ..games import GAMES, RuleViolation
-from .cases import Case, replay_mirror
+from .cases import Case, replay_mirror, setup_at, setup_lists
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
+
+
+def accepted(case: Case) -> bool:
+    """Whether the game accepts the case's start (its ruleset, seed and set-up): a case's start stays one the
+    game takes, so the build is judged on the rules, not on what a set-up it may not use leaves it in."""
+    try:
+        GAMES[case.game].new_state(case.ruleset, case.seed, case.setup)
+    except RuleViolation:
+        return False
+    return True
 
 
 class Shrinker:
@@ -42,8 +56,12 @@ class Shrinker:
         self.best = case.with_steps(case.steps[:step]) if step else case.with_steps(())
         return self.best
 
+    def _try_start(self, case: Case, best: Case) -> Case | None:
+        """``_try`` for a case with another start: only one the game accepts."""
+        return self._try(case, best) if accepted(case) else None
+
     def run(self, case: Case) -> Case:
-        for shrink_pass in (self.from_setup, self.drop_steps, self.plain_values):
+        for shrink_pass in (self.from_setup, self.thin_setup, self.drop_steps, self.plain_values):
             if not self._time_left():
                 break
             case = shrink_pass(case)
@@ -73,6 +91,29 @@ class Shrinker:
             found = self._try(start, case)
             if found is not None:
                 return found
+        return case
+
+    def thin_setup(self, case: Case) -> Case:
+        if not isinstance(case.setup, dict):
+            return case
+        for path in list(setup_lists(case.setup)):
+            if not isinstance(setup_at(case.setup, path), list) or not setup_at(case.setup, path):
+                continue
+            emptied = copy.deepcopy(case.setup)
+            setup_at(emptied, path).clear()
+            found = self._try_start(case.with_steps(case.steps, setup=emptied), case)
+            if found is not None:
+                case = found
+                continue
+            i = 0
+            while i < len(setup_at(case.setup, path)) and self._time_left():
+                smaller = copy.deepcopy(case.setup)
+                del setup_at(smaller, path)[i]
+                found = self._try_start(case.with_steps(case.steps, setup=smaller), case)
+                if found is not None:
+                    case = found
+                else:
+                    i += 1
         return case
 
     def drop_steps(self, case: Case) -> Case:

@@ -1,0 +1,51 @@
+"""Shrinking a fuzz finding (refimpl/fuzz/shrink.py): the set-up is thinned before steps are dropped, so a
+round's animal phase without the animals the fault does not need is short, and its leftover steps go."""
+
+from __future__ import annotations
+
+import time
+
+from refimpl.fuzz.cases import Case, Request
+from refimpl.fuzz.shrink import Shrinker
+
+
+def _case(animals: list[dict[str, str]], steps: int) -> Case:
+    setup = {"animals": animals, "fog": ["0,-4", "-4,0"], "round": 3}
+    return Case("black-fog", "v1", 0, setup, tuple(Request("action", {"type": "roll"}) for _ in range(steps)))
+
+
+def test_thinning_keeps_only_the_set_up_the_failure_needs_then_steps_go() -> None:
+    """A fault that needs the fox alone: every other animal and the fog are dropped, then the steps the
+    other animals' turns took (one each here) are dropped too."""
+    fox = {"species": "fox", "at": "3,-1"}
+    others = [{"species": "rabbit", "at": f"{q},0"} for q in range(1, 6)]
+
+    def check(case: Case) -> int | None:
+        animals = case.setup.get("animals", [])
+        needed = 1 + len(animals)  # a step per animal, then the one that diverges
+        return needed if fox in animals and len(case.steps) >= needed else None
+
+    shrinker = Shrinker(check, time.monotonic() + 30)
+    shrunk = shrinker.run(_case(others[:3] + [fox] + others[3:], 12))
+    assert shrunk.setup["animals"] == [fox]
+    assert shrunk.setup["fog"] == []
+    assert len(shrunk.steps) == 2 and not shrinker.cut
+
+
+def test_a_list_the_failure_needs_whole_is_kept() -> None:
+    animals = [{"species": "deer", "at": "1,1"}, {"species": "boar", "at": "2,1"}]
+
+    def check(case: Case) -> int | None:
+        return 1 if case.setup.get("animals") == animals and case.steps else None
+
+    shrunk = Shrinker(check, time.monotonic() + 30).run(_case(animals, 4))
+    assert shrunk.setup["animals"] == animals and len(shrunk.steps) == 1
+
+
+def test_thinning_never_leaves_a_start_the_game_refuses() -> None:
+    """A Ludo seat's pieces are a list of the set-up, but one with a piece less is a start the game refuses:
+    such a set-up is not kept, however the check answers."""
+    setup = {"pieces": {"human": [0, 5, -1, -1]}, "throws": 0}
+    case = Case("ludo", "v1", 0, setup, (Request("action", {"type": "roll"}),) * 3)
+    shrunk = Shrinker(lambda c: 1 if c.steps else None, time.monotonic() + 30).thin_setup(case)
+    assert shrunk.setup == setup
