@@ -136,12 +136,18 @@ def _ck_has(units: list[dict[str, JSON]], side: str, what: str) -> bool:
 def _ck_gates(d: Draw, p: Any, units: list[dict[str, JSON]], place: Any, holder: str) -> str:
     """Units of ``holder`` on one square beside the enemy castle and a step from the other (the King often one
     of them, rule CK-WIN-2; sometimes its hidden ambush on one, ruling CK-R10), so one move or reveal wins, maybe
-    with an attack on the King in its castle that a phase's time limit cuts short. Now and then both squares
-    held: a position the set-up refuses. Returns the side to move."""
+    with an attack on the King in its castle, or the enemy's ambush beside both squares striking, a fight that a
+    phase's time limit may cut short. Now and then both squares held: a position the set-up refuses. Returns
+    the side to move."""
     enemy = p.sides[1 - p.sides.index(holder)]
     gates = list(p.gates[enemy])
     if d.one_in(2):
         gates.reverse()
+    if len(gates) == 2 and not _ck_has(units, enemy, "ambush") and d.one_in(3):
+        # the enemy's ambush beside both squares: the winning move makes it strike, a fight before the win
+        (ax, ay), (bx, by), (cx, cy) = gates[0], gates[1], p.castles[enemy]
+        place(enemy, d.pick(sorted(k for k, r in p.units.items() if r.get("price") is not None)),
+              ax + bx - cx, ay + by - cy, d.pick("nesw"), ambush=True)
     kings = [not _ck_has(units, holder, "king") and d.one_in(2) for _ in gates]
     if kings[0]:
         kings[1] = False
@@ -154,7 +160,7 @@ def _ck_gates(d: Draw, p: Any, units: list[dict[str, JSON]], place: Any, holder:
             place(holder, kind, gx + dx, gy + dy, d.pick("nesw"), ambush=ambush)
             if len(units) > before:
                 break
-    return holder if not d.one_in(4) else enemy
+    return holder if not d.one_in(8) else enemy
 
 
 def _ck_ambush(d: Draw, p: Any, units: list[dict[str, JSON]], taken: set[tuple[int, int]], passable: Any,
@@ -184,7 +190,7 @@ def _ck_ambush(d: Draw, p: Any, units: list[dict[str, JSON]], taken: set[tuple[i
         units.append({"side": owner, "kind": d.pick(kinds), "at": [ax, ay], "facing": d.pick("nesw"),
                       "ambush": False})
         return owner
-    if d.one_in(2):  # a visible unit of the owner's where an intruder may stop facing it
+    if not d.one_in(4):  # a visible unit of the owner's where an intruder may stop facing it
         dx, dy = d.pick([(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (-1, 1), (1, -1), (-1, -1)])
         place(owner, d.pick(kinds), ax + dx, ay + dy, d.pick("nesw"))
     near = [(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (-1, 1), (1, -1), (-1, -1), (2, 1), (-2, -1), (1, -2),
@@ -207,18 +213,23 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     phase = state.phase
     if phase == "deploy":
         return _ck_spend(d, engine, state)
-    if d.one_in(2 if phase == "over" else 6 if phase == "combat" and state.field == "realtime" else 24):
+    x = d.below(2 if phase == "over" else 24)  # one draw a step: 0 (what shrinking gives) aims at nothing
+    standing = close = False
+    if phase != "over":
+        standing, close = _ck_close(engine.p, state)
+    on_the_clock = phase == "combat" and state.field == "realtime"  # a fight the phase limit may cut short
+    if (x == 1) if phase == "over" else x == 23 or on_the_clock and (8 <= x < 13 or standing and 3 <= x < 8):
         due = engine.deadlines(state)
         if not due:
             return None
         when = due[d.below(min(2, len(due)))][0]
         return {"type": "wait", "minutes": max(0, when - state.clock - d.below(2))}
-    if phase == "over" or not d.one_in(6):
+    if phase == "over" or x < (13 if close or phase == "combat" else 19):
         return None
-    if phase == "combat":
+    if phase == "combat":  # the throw that ties (CK-ATK-4, CK-AMB-4), the attacker's worst or its best
         attack, defence = engine.bases(state, state.fights[0])
         ties = [(a, a + attack - defence) for a in range(1, 7) if 1 <= a + attack - defence <= 6]
-        a, b = d.pick(ties + [(1, 6), (6, 1)])
+        a, b = d.pick(d.pick([[(1, 6)], [(6, 1)]] + ([ties] if ties else [])))
         return {"type": "dice", "attacker": a, "defender": b}
     if phase != "play":
         return None
@@ -250,19 +261,40 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     return d.pick(groups[d.pick(kinds)]) if kinds else None
 
 
+def _ck_close(p: Any, state: Any) -> tuple[bool, bool]:
+    """(standing, close) for the side to move: it holds both squares beside the enemy castle (a victory a fight
+    holds back until its dice, or the phase limit, settle it: ruling CK-R10); it stands on or beside one of them,
+    or two steps or less from an enemy hidden ambush (where the aimed moves matter most)."""
+    side = p.sides[state.side]
+    gates = p.gates[p.sides[1 - state.side]]
+    lurking = [u.at for u in state.units if u.hidden and u.side != side]
+    held, close = 0, False
+    for u in state.units:
+        if u.side == side and not u.hidden:
+            x, y = u.at
+            for gx, gy in gates:
+                far = abs(x - gx) + abs(y - gy)
+                held += far == 0
+                close = close or far <= 1
+            close = close or any(abs(x - ax) + abs(y - ay) <= 2 for ax, ay in lurking)
+    return held == len(gates), close
+
+
 def _ck_spend(d: Draw, engine: Any, state: Any) -> JSON | None:
-    """In deployment: once a side has placed only units of the dearest kind, it mostly goes on placing them
-    until that kind is over its budget, then places one out of its zone (refused for the square, CK-FORM-2)."""
+    """In deployment: now and then a side with none but the dearest units placed places one more; once it has two,
+    it mostly goes on until that kind is over its budget, then places one out of its zone (refused for the
+    square, CK-FORM-2)."""
     p = engine.p
     price = {k: r["price"] for k, r in p.units.items() if r.get("price") is not None}
     dearest = max(price, key=price.__getitem__)
     sides = [s for s, side in enumerate(p.sides) if state.registered[s] is not None and state.complete[s] != 2]
-    spending = [s for s in sides if {u.kind for u in state.units if u.side == p.sides[s] and u.kind != "king"}
-                == {dearest}]
+    placed = {s: [u.kind for u in state.units if u.side == p.sides[s] and u.kind != "king"] for s in sides}
+    only = [s for s in sides if set(placed[s]) <= {dearest}]  # none placed, or only the dearest
+    spending = [s for s in only if len(placed[s]) >= 2]
     if spending and not d.one_in(5):
         s = spending[0]
-    elif sides and d.one_in(24):
-        s = d.pick(sides)
+    elif only and d.one_in(24):
+        s = d.pick(only)
     else:
         return None
     side = p.sides[s]
@@ -298,8 +330,8 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     water = {free(tiles) for _ in range(d.below(6))} - apple
     placed = {k: free(near if not d.one_in(4) else tiles + [(0, 0)]) for k in keepers if not d.one_in(4)}
     animals = [{"species": d.pick(sorted(engine.size_of)), "at": hexes.name(free(near if not d.one_in(3) else tiles))}
-               for _ in range(d.below(10) if d.one_in(2) else d.below(3))]  # often few or none: short rounds
-    if placed and animals and d.one_in(3):  # a keeper and an animal on one tile (taming; on water, what may not follow)
+               for _ in range(1 + d.below(9))]
+    if placed and d.one_in(3):  # a keeper and an animal on one tile (taming; on water, what may not follow)
         keeper = d.pick(sorted(placed))
         if water and d.one_in(2):
             placed[keeper] = d.pick(sorted(water))
