@@ -330,8 +330,8 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     water = {free(tiles) for _ in range(d.below(6))} - apple
     placed = {k: free(near if not d.one_in(4) else tiles + [(0, 0)]) for k in keepers if not d.one_in(4)}
     animals = [{"species": d.pick(sorted(engine.size_of)), "at": hexes.name(free(near if not d.one_in(3) else tiles))}
-               for _ in range(1 + d.below(9))]
-    if placed and d.one_in(3):  # a keeper and an animal on one tile (taming; on water, what may not follow)
+               for _ in range(d.below(10) if d.one_in(2) else d.below(3))]  # often few or none: short rounds
+    if placed and animals and d.one_in(3):  # a keeper and an animal on one tile (taming; on water, what may not follow)
         keeper = d.pick(sorted(placed))
         if water and d.one_in(2):
             placed[keeper] = d.pick(sorted(water))
