@@ -87,7 +87,12 @@ def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     defender = d.pick(p.sides)
     attacker = p.sides[1 - p.sides.index(defender)]
     fx, fy = d.below(p.width), d.below(p.height)  # the target's square
-    place(defender, d.pick(kinds + ["king"]) if d.one_in(6) else d.pick(kinds), fx, fy, d.pick("nesw"))
+    strength = sorted(kinds, key=lambda k: p.units[k]["attack"])
+    if d.one_in(3):  # a strong target among weak attackers: a fight the attack may lose, supporters and all
+        place(defender, strength[-1], fx, fy, d.pick("nesw"))
+        kinds = strength[:1]
+    else:
+        place(defender, d.pick(kinds + ["king"]) if d.one_in(6) else d.pick(kinds), fx, fy, d.pick("nesw"))
     towards = {(0, -1): "s", (1, 0): "w", (0, 1): "n", (-1, 0): "e"}  # the facing that looks at the target
     for (dx, dy), facing in towards.items():
         role = d.below(6)
@@ -113,14 +118,14 @@ def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             place(side, "king", gx + d.below(3) - 1, gy + d.below(3) - 1, d.pick("nesw"))
     mover = attacker if not d.one_in(4) else defender
     spot = d.below(8)
-    if spot >= 6:  # a side one move from holding both squares beside the enemy castle
+    if spot >= 5:  # a side one move from holding both squares beside the enemy castle
         mover = _ck_gates(d, p, units, place, mover)
-    elif spot >= 3:  # a hidden ambush with the enemy a step or two away, or a friend on its square
+    elif spot >= 2:  # a hidden ambush with the enemy a step or two away, or a friend on its square
         mover = _ck_ambush(d, p, units, taken, passable, place, mover)
     setup = {"units": units, "turn": 1 + (d.below(12) if d.one_in(3) else 0), "side": mover}
     if terrain != [list(row) for row in p.terrain_rows]:
         setup["terrain"] = ["".join(row) for row in terrain]
-    if d.one_in(2 if spot >= 6 else 4):  # (a phase's time limit may cut the winning move's fight short)
+    if d.below(3) if spot >= 5 else d.one_in(4):  # (a phase's time limit may cut the winning move's fight short)
         setup["field"] = "realtime"
     return setup
 
