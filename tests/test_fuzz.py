@@ -547,3 +547,29 @@ def test_conquest_king_step_focus_spends_a_budget_then_deploys_out_of_zone_over_
     action, code = bad
     side = engine.p.sides.index(action["side"])
     assert engine.p.units[action["kind"]]["price"] > state.gold[side] and code == "illegal-square"
+
+
+def test_conquest_king_drawn_set_ups_have_strong_targets_among_weak_attackers_and_ambushes_by_the_gates() -> None:
+    """A strong target with none but the weakest units of the enemy beside it (a supported attack that may lose,
+    CK-ATK-5); the castle side's hidden ambush beside both its gate squares while the enemy holds one (the winning
+    move makes it strike: a fight before the win, ruling CK-R10). Both are positions the game accepts."""
+    p = GAMES["conquest-king"].p
+    attack = {k: r["attack"] for k, r in p.units.items() if r.get("price") is not None}
+    strong, weak = max(attack, key=attack.__getitem__), min(attack, key=attack.__getitem__)
+    lopsided = by_the_gates = 0
+    for s in _ck_draws(600):
+        units = s.get("units", [])
+        for t in (u for u in units if u["kind"] == strong and not u["ambush"]):
+            beside = [u for u in units if u["side"] != t["side"] and not u["ambush"]
+                      and abs(u["at"][0] - t["at"][0]) + abs(u["at"][1] - t["at"][1]) == 1]
+            if len(beside) >= 2 and all(u["kind"] == weak for u in beside):
+                lopsided += 1
+                assert _ck_refusal(s) in (None, "bad-setup")
+        for a in (u for u in units if u["ambush"]):
+            (gx, gy), (hx, hy) = p.gates[a["side"]]
+            cx, cy = p.castles[a["side"]]
+            if a["at"] == [gx + hx - cx, gy + hy - cy] and any(
+                    u["side"] != a["side"] and tuple(u["at"]) in p.gates[a["side"]] for u in units):
+                by_the_gates += 1
+                assert _ck_refusal(s) is None or _ck_refusal(s) == "bad-setup"
+    assert lopsided >= 10 and by_the_gates >= 3
