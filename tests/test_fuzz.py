@@ -438,7 +438,8 @@ def test_conquest_king_drawn_set_ups_put_a_side_one_move_from_the_enemy_gates() 
                 if any(abs(x - other[0]) + abs(y - other[1]) == 1 for x, y in mine):
                     near += 1
                     kings += any(mine[g]["kind"] == "king" for g in on) or any(
-                        u["kind"] == "king" and abs(x - other[0]) + abs(y - other[1]) == 1 for (x, y), u in mine.items())
+                        u["kind"] == "king" and abs(x - other[0]) + abs(y - other[1]) == 1
+                        for (x, y), u in mine.items())
                     assert _ck_refusal(s) in (None, "bad-setup")
     assert near >= 10 and kings >= 3 and both >= 1
 
@@ -536,7 +537,7 @@ def test_conquest_king_step_focus_spends_a_budget_then_deploys_out_of_zone_over_
     for _ in range(400):
         legal = [engine.action_json(a) for a in engine.legal_actions(state)]
         action = conquest_king_step(d, engine, state, legal)
-        if action is None:
+        if action is None or action["type"] == "wait":  # (time passing in deployment ends it at its deadline)
             continue
         try:
             state = engine.apply(state, engine.parse_action(action))
@@ -573,3 +574,21 @@ def test_conquest_king_drawn_set_ups_have_strong_targets_among_weak_attackers_an
                 by_the_gates += 1
                 assert _ck_refusal(s) is None or _ck_refusal(s) == "bad-setup"
     assert lopsided >= 10 and by_the_gates >= 3
+
+
+def test_conquest_king_step_focus_sends_attacks_facing_away_and_moves_of_the_hidden_ambush() -> None:
+    """Two more actions the legal list leaves out, both refused: an attack from beside an enemy while facing away
+    from it (no-target, CK-ATK-1) and a move of the own hidden ambush (hidden-ambush, CK-AMB-6)."""
+    engine = GAMES["conquest-king"]
+    unit = {"kind": "light-infantry", "facing": "n", "ambush": False}
+    state = engine.new_state("v1", None, {"side": "sparkia", "units": [
+        {**unit, "side": "sparkia", "at": [6, 3], "ambush": True},
+        {**unit, "side": "sparkia", "at": [9, 5]}, {**unit, "side": "gaias", "at": [11, 5]}]})
+    legal = engine.legal_actions(state)
+    aside = _ck_focus(state, lambda a: a["type"] == "move" and a.get("attack") and a not in legal)
+    hidden = _ck_focus(state, lambda a: a["type"] == "move" and a["from"] == [6, 3])
+    assert aside and hidden
+    for action, code in ((aside[0], "no-target"), (hidden[0], "hidden-ambush")):
+        with pytest.raises(RuleViolation) as refused:
+            engine.apply(state, engine.parse_action(action))
+        assert refused.value.code == code

@@ -211,16 +211,18 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     """An action aimed where Conquest King's rules are busy, now and then (None: a step drawn as usual). In play:
     a move onto the enemy's hidden ambush, or stopping beside it straight or diagonally (with an attack as it
     strikes: two fights, ruling CK-R7), onto a square beside the enemy castle, or beside an enemy facing it (a
-    supporter, moved, for the next attack); the own ambush's reveal, under a friend too (ruling CK-R13, an action
-    ``legal`` leaves out). In combat: the dice that tie, or the extremes. In deployment: a side spending its gold
-    on its dearest unit, turn after turn, then a deploy both out of its zone and over budget (CK-FORM-2). At any
-    time, a wait to the next lobby deadline or a minute short of it (after the end too: the archive)."""
+    supporter, moved, for the next attack); the own ambush's reveal, under a friend too (ruling CK-R13), and two
+    more actions ``legal`` leaves out: an attack from beside an enemy facing away from it (CK-ATK-1), a move of
+    the own hidden ambush (CK-AMB-6). In combat: the dice that tie, or the extremes. In deployment: a side
+    spending its gold on its dearest unit, turn after turn, then a deploy both out of its zone and over budget
+    (CK-FORM-2). At any time, a wait to the next lobby deadline or a minute short of it (after the end too: the
+    archive)."""
     phase = state.phase
-    if phase == "deploy":
-        return _ck_spend(d, engine, state)
     x = d.below(2 if phase == "over" else 24)  # one draw a step: 0 (what shrinking gives) aims at nothing
+    if phase == "deploy" and x != 23:
+        return _ck_spend(d, engine, state)
     standing = close = False
-    if phase != "over":
+    if phase in ("play", "combat"):
         standing, close = _ck_close(engine.p, state)
     on_the_clock = phase == "combat" and state.field == "realtime"  # a fight the phase limit may cut short
     if (x == 1) if phase == "over" else x == 23 or on_the_clock and (8 <= x < 13 or standing and 3 <= x < 8):
@@ -249,7 +251,11 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
                 faced.add((u.at[0] + dx, u.at[1] + dy, facing))
     near = {(x + dx, y + dy) for x, y in hidden for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     gates = set(p.gates[p.sides[1 - state.side]])
-    groups: dict[str, list[JSON]] = {"reveal": [{"type": "reveal", "at": list(at)} for at in mine]}
+    beside = {(x, y) for x, y, _ in faced}
+    groups: dict[str, list[JSON]] = {  # and two the legal list leaves out: moving the hidden ambush (CK-AMB-6)
+        "reveal": [{"type": "reveal", "at": list(at)} for at in mine],
+        "hidden-move": [{"type": "move", "from": list(at), "to": [at[0] + dx, at[1] + dy], "facing": f}
+                        for at in mine for dx, dy in _STEPS4 for f in "nesw"]}
     for a in legal:
         to = a.get("to")
         if to is None:
@@ -260,8 +266,11 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
                               []).append(a)
         if (x, y) in gates:
             groups.setdefault("gate" + ("+attack" if "attack" in a else ""), []).append(a)
-        if "attack" not in a and (x, y, a["facing"]) in faced:
-            groups.setdefault("support", []).append(a)
+        if "attack" not in a and (x, y) in beside:
+            if (x, y, a["facing"]) in faced:
+                groups.setdefault("support", []).append(a)
+            else:  # an attack on the enemy beside, facing away from it (refused, CK-ATK-1)
+                groups.setdefault("aside+attack", []).append({**a, "attack": True})
     kinds = sorted(k for k, v in groups.items() if v)
     return d.pick(groups[d.pick(kinds)]) if kinds else None
 
