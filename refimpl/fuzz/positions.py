@@ -215,14 +215,14 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     more actions ``legal`` leaves out: an attack from beside an enemy facing away from it (CK-ATK-1), a move of
     the own hidden ambush (CK-AMB-6). In combat: the dice that tie, or the extremes. In deployment: a side
     spending its gold on its dearest unit, turn after turn, then a deploy both out of its zone and over budget
-    (CK-FORM-2). At any time, a wait to the next lobby deadline or a minute short of it (after the end too: the
-    archive)."""
+    (CK-FORM-2). In play, in a fight and after the end, a wait to the next lobby deadline or a minute short of it
+    (the real-time phase limit, the archive)."""
     phase = state.phase
-    x = d.below(2 if phase == "over" else 24)  # one draw a step: 0 (what shrinking gives) aims at nothing
-    if phase == "deploy" and x != 23:
+    if phase == "deploy":
         return _ck_spend(d, engine, state)
+    x = d.below(2 if phase == "over" else 24)  # one draw a step: 0 (what shrinking gives) aims at nothing
     standing = close = False
-    if phase in ("play", "combat"):
+    if phase != "over":
         standing, close = _ck_close(engine.p, state)
     on_the_clock = phase == "combat" and state.field == "realtime"  # a fight the phase limit may cut short
     if (x == 1) if phase == "over" else x == 23 or on_the_clock and (8 <= x < 13 or standing and 3 <= x < 8):
@@ -231,12 +231,13 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
             return None
         when = due[d.below(min(2, len(due)))][0]
         return {"type": "wait", "minutes": max(0, when - state.clock - d.below(2))}
-    if phase == "over" or x < (13 if close or phase == "combat" else 19):
+    if phase == "over" or x < (8 if len(state.fights) > 1 else 13 if close or phase == "combat" else 19):
         return None
     if phase == "combat":  # the throw that ties (CK-ATK-4, CK-AMB-4), the attacker's worst or its best
         attack, defence = engine.bases(state, state.fights[0])
         ties = [(a, a + attack - defence) for a in range(1, 7) if 1 <= a + attack - defence <= 6]
-        a, b = d.pick(d.pick([[(1, 6)], [(6, 1)]] + ([ties] if ties else [])))
+        worst = [[(1, 6)]] * (2 if len(state.fights) > 1 else 1)  # (several fights: the next one stays to throw)
+        a, b = d.pick(d.pick(worst + [[(6, 1)]] + ([ties] if ties else [])))
         return {"type": "dice", "attacker": a, "defender": b}
     if phase != "play":
         return None
@@ -272,6 +273,9 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
             else:  # an attack on the enemy beside, facing away from it (refused, CK-ATK-1)
                 groups.setdefault("aside+attack", []).append({**a, "attack": True})
     kinds = sorted(k for k, v in groups.items() if v)
+    attacks = [k for k in kinds if k.endswith("+attack")]  # a fight (or a refused attack) half the time
+    if attacks and len(attacks) < len(kinds):
+        kinds = attacks if d.one_in(2) else [k for k in kinds if k not in attacks]
     return d.pick(groups[d.pick(kinds)]) if kinds else None
 
 
