@@ -7,7 +7,7 @@ instantly, all in the same run on the same machine.
   and paired (each run against a floor measured just before it, the median and range), and where the time
   goes: CPU per message of the build (serve: reading, rules, views, writing) and of the kit (reading the
   answers, checking them);
-- the same with serve writing and reading JSON with the standard library instead of orjson (refimpl/jsonio.py),
+- the same with serve writing and reading JSON with the standard library instead of orjson (refimpl/util/jsonio.py),
   to show what the library buys;
 - serve lock-step on Beacon Lines and Lantern Quay (the games of the first 2x goal);
 - the whole bundled suite (traces and scenarios) through ``refimpl verify``, for the reference and,
@@ -37,7 +37,7 @@ from refimpl.trace import find_traces, load_trace  # noqa: E402
 PY = shlex.quote(sys.executable)
 ECHO = f"{PY} {shlex.quote(str(ROOT / 'bench' / 'echo_build.py'))}"
 SERVE = f"{PY} -m refimpl serve"
-# refimpl serve with orjson hidden, so refimpl/jsonio.py falls back to the standard library's json.
+# refimpl serve with orjson hidden, so refimpl/util/jsonio.py falls back to the standard library's json.
 SERVE_STDLIB_JSON = f"{PY} -c " + shlex.quote(
     "import sys; sys.modules['orjson'] = None; from refimpl.cli import main; sys.argv[1:] = ['serve']; main()")
 MESSAGES = 10_000

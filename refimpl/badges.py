@@ -26,7 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .files import OwnedFolder
+from .util.files import OwnedFolder
 from .games import GAMES
 from .report import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
 
@@ -95,7 +95,7 @@ def svg(doc: dict[str, Any]) -> str:
 
 def folder(path: str | Path) -> OwnedFolder:
     """The badge folder: the kit writes ``<game>.json``, ``all.json`` and ``kit.json`` there and replaces only
-    the badges it wrote itself (refimpl/files.py)."""
+    the badges it wrote itself (refimpl/util/files.py)."""
     stems = set(GAMES) | {ALL, KIT, "protocol"}
     names = {f"{stem}.{ext}" for stem in stems for ext in ("json", "svg")}
     return OwnedFolder(path, "badges", names.__contains__)

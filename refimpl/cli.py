@@ -13,7 +13,8 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from . import report, tables, yamlsafe
+from . import report, tables
+from .util import yamlsafe
 from .driver import BuildBroke, DriverError, ReferenceDriver
 from .executor import ExecutorError
 from .errors import Exit, KitError
@@ -422,8 +423,8 @@ def diff_cmd(old: str, new: str, fmt: str) -> None:
 
 
 def _write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` safely (refimpl/files.py). Raises OSError."""
-    from .files import write_file
+    """Write ``text`` to ``path`` safely (refimpl/util/files.py). Raises OSError."""
+    from .util.files import write_file
 
     write_file(path, text.encode("utf-8", "replace"))  # the renderers leave nothing to replace
 
@@ -802,7 +803,7 @@ def profile_cmd(game: str, ruleset: str | None) -> None:
 def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bool, fmt: str, plot: str | None,
                  quiet: bool, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
-    from .files import write_file
+    from .util.files import write_file
     from .simulate import (Interrupted, SimulateError, simulate, summary_csv, summary_json, summary_svg,
                            summary_text)
 

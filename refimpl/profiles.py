@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
-from . import yamlsafe
+from .util import yamlsafe
 from .games import GAMES, BadSetup, Game, load_data
 from .errors import KitError
 

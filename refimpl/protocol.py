@@ -26,7 +26,8 @@ from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_r
                      request)
 from .games import JSON
 
-from . import PROTOCOL_VERSION, jsonio, processes
+from . import PROTOCOL_VERSION, processes
+from .util import jsonio
 MAX_LINE = 1 << 20  # bytes in one response line
 SEND_CHUNK = 1 << 12  # bytes of pipelined requests written together
 WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)

@@ -132,7 +132,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return FeatureFile.from_parent(parent, path=file_path)
     if file_path.suffix not in (".yaml", ".yml") or "traces" not in file_path.parts[:-1]:
         return None
-    from .files import read_bytes
+    from .util.files import read_bytes
 
     try:
         if b"game:" not in read_bytes(file_path, 4096, head=True):

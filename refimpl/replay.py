@@ -21,7 +21,7 @@ from .compare import Difference, differences, every_whole_difference, first_diff
 from .chance import Rewriter, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .games import GAMES, JSON
-from . import jsonio
+from .util import jsonio
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import yamlsafe
+from .util import yamlsafe
 from .compare import MISSING
 from .driver import BuildBroke
 from .errors import KitError
-from .files import read_bytes
+from .util.files import read_bytes
 from .report import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
                      first_sentence, rule_words, show_value)
 

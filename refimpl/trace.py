@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, overloa
 import jsonschema
 import yaml
 
-from . import yamlsafe
+from .util import yamlsafe
 
 from .compare import flatten
 from .games import GAMES, JSON, RuleViolation
@@ -526,7 +526,7 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _not_regular(path: Path) -> str:
-    from .files import read_bytes
+    from .util.files import read_bytes
 
     try:
         read_bytes(path, 0)

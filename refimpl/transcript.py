@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .driver import JSON
-from .files import OwnedFolder
+from .util.files import OwnedFolder
 
 
 def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> list[dict[str, JSON]]:

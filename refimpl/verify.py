@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import suite, yamlsafe
+from . import suite
+from .util import yamlsafe
 from .compare import first_difference
 from .chance import STREAM_RULES
 from .driver import BuildBroke, DriverError, ReferenceDriver, request
@@ -728,7 +729,7 @@ def write_expect_fail(report: Report, path: str) -> int:
     it was recorded, not reviewed; the number of entries. Raises OSError."""
     from datetime import date
 
-    from .files import write_file
+    from .util.files import write_file
 
     reason = f"{RECORDED} {date.today().isoformat()}: not reviewed"
     entries = []

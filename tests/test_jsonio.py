@@ -1,4 +1,4 @@
-"""refimpl.jsonio reads exactly what the standard library reads, and writes JSON the standard library reads back
+"""refimpl.util.jsonio reads exactly what the standard library reads, and writes JSON the standard library reads back
 to the same value, with orjson underneath or without it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from refimpl import jsonio
+from refimpl.util import jsonio
 
 EDGE_TEXTS = [
     "123456789012345678901234567890", "18446744073709551615", "18446744073709551616", "-9223372036854775809",

@@ -100,7 +100,7 @@ def test_a_step_built_fast_has_every_field_of_step() -> None:
 ])
 def test_steps_read_block_by_block_are_the_documents_steps(text: str) -> None:
     """The steps read from their own text (trace._header) are exactly what the whole document holds."""
-    from refimpl import yamlsafe
+    from refimpl.util import yamlsafe
     from refimpl.trace import _header
 
     whole = "version: 1\ngame: beacon-lines\ntitle: t\nrules: []\nsource: x\n" + text

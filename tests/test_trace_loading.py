@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from refimpl import yamlsafe
+from refimpl.util import yamlsafe
 from refimpl.trace import _STEP_VALIDATOR, _plainly_valid, load_trace, parse_trace
 
 ROOT = Path(__file__).resolve().parent.parent

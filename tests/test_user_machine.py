@@ -164,7 +164,7 @@ def test_a_dash_writes_the_report_to_stdout(tmp_path: Path) -> None:
 def test_concurrent_writes_of_one_report_never_fail_each_other(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from refimpl.files import write_file
+    from refimpl.util.files import write_file
 
     target = tmp_path / "verify.json"
     bodies = [json.dumps({"run": i, "pad": "x" * (i * 97 % 5000)}).encode() for i in range(600)]
@@ -175,7 +175,7 @@ def test_concurrent_writes_of_one_report_never_fail_each_other(tmp_path: Path) -
 
 
 def test_a_report_keeps_the_permissions_of_the_file_it_replaces(tmp_path: Path) -> None:
-    from refimpl.files import write_file
+    from refimpl.util.files import write_file
 
     target = tmp_path / "report.html"
     target.write_text("old")
@@ -259,7 +259,7 @@ def test_a_badge_folder_holding_a_fifo_or_a_link_to_dev_zero_is_never_read(tmp_p
 
 
 def test_read_bytes_stops_at_the_limit_while_reading() -> None:
-    from refimpl.files import read_bytes
+    from refimpl.util.files import read_bytes
 
     with pytest.raises(OSError, match="a character device"):
         read_bytes("/dev/zero", 1 << 20)

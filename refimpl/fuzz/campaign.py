@@ -28,7 +28,7 @@ from ..executor import run_jobs
 from ..games import GAMES
 from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
-from ..files import write_file
+from ..util.files import write_file
 from ..processes import acknowledge, check_stop
 from ..profiles import Profile, using
 from ..trace import dump_trace, load_trace

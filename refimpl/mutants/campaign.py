@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from .. import yamlsafe
+from ..util import yamlsafe
 from ..executor import run_jobs
 from ..games import GAMES
 from .operators import Site, data_sites, mutate, python_sites

@@ -112,8 +112,8 @@ def parse(text: str, file: str) -> list[Scenario]:
 
 @cache
 def _load_cached(path: str, size: int, mtime: int, shown: str) -> tuple[Scenario, ...]:
-    from ..files import read_bytes
-    from ..yamlsafe import MAX_BYTES, os_reason
+    from ..util.files import read_bytes
+    from ..util.yamlsafe import MAX_BYTES, os_reason
 
     try:
         text = read_bytes(path, MAX_BYTES).decode("utf-8")

@@ -11,7 +11,7 @@ line at once. The limits, documented in specs/trace-format.md:
   file is refused in milliseconds, not expanded);
 - no mapping with the same key twice; no tags but the core schema's (a ``!custom`` or ``!!python/...`` tag is
   refused with its line, never dropped); UTF-8 text, a leading byte order mark allowed;
-- a regular file: a FIFO or a device is refused at once (refimpl/files.py).
+- a regular file: a FIFO or a device is refused at once (refimpl/util/files.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 import yaml
 import yaml_rs
 
-from .errors import KitError
+from ..errors import KitError
 
 if TYPE_CHECKING:
     from array import array
