@@ -69,7 +69,7 @@ goldens: $(STAMP)
 
 ## specs: re-render the data tables inside specs/*.md from refimpl/games/data/
 specs: $(STAMP)
-	$(BIN)/python -m refimpl.tables
+	$(BIN)/python -m refimpl.rulebook.tables
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info site

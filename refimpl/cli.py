@@ -13,7 +13,8 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from . import report, tables
+from . import report
+from .rulebook import tables
 from .util import yamlsafe
 from .driver import BuildBroke, DriverError, ReferenceDriver
 from .executor import ExecutorError
@@ -57,7 +58,7 @@ def _profile_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
     """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
-    from .profiles import ProfileError, by_game, load_profile
+    from .rulebook.profiles import ProfileError, by_game, load_profile
 
     try:
         found = [load_profile(f) for f in files]
@@ -758,7 +759,7 @@ def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
 def serve_cmd(profile_files: tuple[str, ...]) -> None:
     """Speak the build protocol on stdin/stdout with the reference implementation (specs/protocol.md); with
     --profile, the reference plays that game under the profile's chosen values."""
-    from .profiles import by_game
+    from .rulebook.profiles import by_game
     from .serve import serve
 
     engines = {game: p.engine() for game, p in by_game(_profiles(profile_files)).items()}
@@ -771,7 +772,7 @@ def serve_cmd(profile_files: tuple[str, ...]) -> None:
 def profile_cmd(game: str, ruleset: str | None) -> None:
     """Print GAME's default ruleset profile as YAML: every value its spec chose, with its meaning, range and
     rules. Edit it, then pass it to verify, fuzz or serve with --profile FILE."""
-    from .profiles import default_yaml
+    from .rulebook.profiles import default_yaml
 
     if game not in GAMES:
         _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
@@ -902,7 +903,7 @@ def tables_cmd(game: str, name: str | None, fmt: str) -> None:
 def rule_cmd(rule_id: str, fmt: str) -> None:
     """Print what the kit holds about rule or ruling ID (case ignored): its spec text, the code that cites it,
     the scenarios tagged with it, the traces that name it and the misreadings that target it."""
-    from .rulebook import UnknownRule, as_json, as_text, lookup
+    from .rulebook.lookup import UnknownRule, as_json, as_text, lookup
     from .scenarios.gherkin import FeatureError
 
     try:

@@ -27,7 +27,7 @@ from .compare import MISSING, every_whole_difference
 from .games import GAMES
 from .report import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff,
                      Report, VERDICTS, printable, show_value, snake)
-from .rules import spec_rules
+from .rulebook.rules import spec_rules
 
 LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full
 INNER = 60  # differences listed inside one differing field that holds a list or an object

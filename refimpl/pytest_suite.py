@@ -24,7 +24,7 @@ from .games import GAMES
 from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .replay import MISMATCH, NOT_RUN, replay
 from .report import Failure, failure_lines, trace_failure
-from .rules import RULE_ID, feature_tags, spec_rules
+from .rulebook.rules import RULE_ID, feature_tags, spec_rules
 from .scenarios import BROKE, FAILED, NOT_RUN as SCENARIO_NOT_RUN, Builds, NotRun, Outcome, Scenario, Selected
 from .scenarios import gherkin, run_scenario
 from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)

@@ -21,7 +21,7 @@ from .games import GAMES
 from .games.base import owners
 from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
 from .trace import Trace
-from .rules import code_rules, first_sentence, rule_lines, spec_rules
+from .rulebook.rules import code_rules, first_sentence, rule_lines, spec_rules
 
 
 # The status of one check in a verify run.

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from .driver import BuildBroke
 from .executor import run_jobs
-from .profiles import Profile, by_game, using
+from .rulebook.profiles import Profile, by_game, using
 from .report import BROKE, FAILED, SKIPPED, Check, Report
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step

@@ -32,7 +32,7 @@ from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_
                         Selected, UndefinedStep, bundled, check_steps, run_scenario)
 from .scenarios.runner import transcript_of
 from .trace import Steps, Trace, TraceError, by_reference, load_traces
-from .profiles import Profile, by_game, using
+from .rulebook.profiles import Profile, by_game, using
 from .transcript import exchanges
 from .errors import KitError
 
@@ -103,7 +103,7 @@ def load_expect_fail(path: str) -> list[Expectation]:
 def check_expectations(expected: list[Expectation], traces: list[Trace], scenarios: list[Scenario]) -> None:
     """Raise VerifyError (exit 2, naming the entry's file and line) for an entry that names no trace,
     scenario or rule the kit has: a misspelt entry must not pass silently."""
-    from .rules import spec_rules
+    from .rulebook.rules import spec_rules
 
     rules = {r for g in GAMES.values() for r in spec_rules(suite.spec_text(g.info.spec) or "")}
     names = [s.check_name for s in scenarios]
@@ -769,7 +769,7 @@ def verify(command: str, *, traces: list[str] | None = None, features: str | Non
     (processes.Terminated) end the run: the report holds what ran and says so. Raises TraceError,
     BadChecks or VerifyError for bad input, before any build is started.
 
-    ``profiles``: the builder's own chosen values (refimpl/profiles.py); the reference plays those games under
+    ``profiles``: the builder's own chosen values (refimpl/rulebook/profiles.py); the reference plays those games under
     them. A trace the reference passes under the default values but not under the profile depends on a value
     the profile changes: it is judged by the reference's answers under the profile alone (its written
     expectations set aside); one whose start the profile makes impossible, and a scenario the reference fails

@@ -112,12 +112,12 @@ def test_text_tables_are_measured_by_display_width() -> None:
 def test_a_bug_in_the_kit_exits_4_naming_a_file_with_the_traceback(monkeypatch, tmp_path: Path) -> None:
     """Anything but a KitError escaping a command is the kit's bug: exit 4 (never 1, which a CI gate reads as
     the build's failure), one line that says so, and the traceback in a file the message names."""
-    import refimpl.rulebook
+    import refimpl.rulebook.lookup
 
     def broken(_rule: str) -> None:
         raise ZeroDivisionError("division by zero in the kit")
 
-    monkeypatch.setattr(refimpl.rulebook, "cited_at", broken)
+    monkeypatch.setattr(refimpl.rulebook.lookup, "cited_at", broken)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     import tempfile
     monkeypatch.setattr(tempfile, "tempdir", None)

@@ -25,7 +25,7 @@ from refimpl.driver import ReferenceDriver, request
 from refimpl.games import GAMES, RuleViolation
 from refimpl.protocol import ProtocolDriver
 from refimpl.replay import replay_all
-from refimpl.rules import spec_rules
+from refimpl.rulebook.rules import spec_rules
 from refimpl.serve import Session
 from refimpl.trace import load_trace
 from tests.builds.wrong import VARIANTS

@@ -335,7 +335,7 @@ def _report_of(variant: str) -> Report:
 
 
 def test_each_failure_quotes_its_rules_whole_and_lists_legal_differences_whole(report: Report, page: Path) -> None:
-    from refimpl.rules import spec_rules
+    from refimpl.rulebook.rules import spec_rules
     from refimpl.suite import spec_text
     from refimpl.games import GAMES
 

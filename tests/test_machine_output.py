@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from refimpl import tables
+from refimpl.rulebook import tables
 from refimpl.cli import main
 from refimpl.games import GAMES
 from refimpl.games.black_fog import hexes

@@ -21,7 +21,7 @@ import pytest
 from refimpl.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.replay import MISMATCH, replay_all
-from refimpl.rules import spec_rules
+from refimpl.rulebook.rules import spec_rules
 from refimpl.scenarios import FAILED, BROKE, bundled, run_scenario
 from refimpl.trace import find_traces, load_trace
 from tests.misreadings import MISREADINGS, game_of, rule_of

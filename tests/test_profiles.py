@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 import yaml
 
-from refimpl import profiles
+from refimpl.rulebook import profiles
 from refimpl.driver import ReferenceDriver
 from refimpl.games import GAMES, load_data
-from refimpl.profiles import FIELDS, Profile, ProfileError, default_values, default_yaml, load_profile, using
+from refimpl.rulebook.profiles import (FIELDS, Profile, ProfileError, default_values, default_yaml, load_profile,
+                                      using)
 from refimpl.replay import replay_all
-from refimpl.rules import spec_rules
+from refimpl.rulebook.rules import spec_rules
 from refimpl.trace import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +52,7 @@ def test_every_field_is_in_the_data_file_names_spec_rules_and_the_published_sche
     validator = profiles._validator(game)
     assert not list(validator.iter_errors({"game": game, "name": "d", "set": defaults}))
     published = ROOT / "refimpl" / "schemas" / "profiles" / f"{game}.schema.json"
-    assert published.read_text(encoding="utf-8") == profiles.published(game), "run python -m refimpl.profiles"
+    assert published.read_text(encoding="utf-8") == profiles.published(game), "run python -m refimpl.rulebook.profiles"
 
 
 def test_every_value_the_specs_mark_chosen_in_a_data_file_is_a_field() -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from refimpl.games import GAMES
-from refimpl.rules import RULE_ID, spec_rules
+from refimpl.rulebook.rules import RULE_ID, spec_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """Rule IDs reach the engine's door: every rule and ruling of every game's spec is cited (named as a word in a
 comment or a docstring) somewhere in refimpl/'s Python source, looked for first in the game's own engine; and
-``refimpl rule ID`` gathers what the kit holds about one rule (refimpl/rulebook.py)."""
+``refimpl rule ID`` gathers what the kit holds about one rule (refimpl/rulebook/lookup.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from refimpl import rulebook, suite
+from refimpl.rulebook import lookup as rulebook
+from refimpl import suite
 from refimpl.cli import main
 from refimpl.games import GAMES
-from refimpl.rules import spec_rules
+from refimpl.rulebook.rules import spec_rules
 
 SCHEMA = Path(rulebook.PACKAGE, "schemas", "output", "rule.schema.json")
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from refimpl.games import GAMES
-from refimpl.rules import feature_tags, spec_rules
+from refimpl.rulebook.rules import feature_tags, spec_rules
 from refimpl.trace import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent

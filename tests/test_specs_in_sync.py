@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from refimpl import tables
+from refimpl.rulebook import tables
 from refimpl.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refimpl.profiles import load_profile
+from refimpl.rulebook.profiles import load_profile
 from refimpl.report import FAILED, SKIPPED
 from refimpl.shards import deal
 from refimpl.verify import verify

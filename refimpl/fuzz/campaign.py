@@ -30,7 +30,7 @@ from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ..replay import replay_all
 from ..util.files import write_file
 from ..processes import acknowledge, check_stop
-from ..profiles import Profile, using
+from ..rulebook.profiles import Profile, using
 from ..trace import dump_trace, load_trace
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere

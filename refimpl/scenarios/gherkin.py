@@ -16,7 +16,7 @@ from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 
-from ..rules import RULE_ID
+from ..rulebook.rules import RULE_ID
 from ..errors import KitError
 
 KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}

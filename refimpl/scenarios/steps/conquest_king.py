@@ -134,7 +134,7 @@ def ck_wait(play: Play, n: str) -> None:
 @when(regex(r"^the kit enumerates the 36 throws at a base difference of (?P<diff>-?\d+)$"),
       target_fixture="enumerated")
 def ck_enumerate(diff: str) -> int:
-    from ...tables import attacker_wins
+    from ...rulebook.tables import attacker_wins
 
     return attacker_wins(int(diff))
 

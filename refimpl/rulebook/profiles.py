@@ -12,7 +12,7 @@ A profile file (YAML), e.g. ``refimpl profile conquest-king > my-profile.yaml`` 
 
 Every field has the spec's default, an allowed range, its meaning and the rules that use it (``FIELDS``); the
 JSON Schema of each game's profile file is published in refimpl/schemas/profiles/<game>.schema.json
-(``python -m refimpl.profiles`` writes them; a test keeps them in step). A game whose numbers all come from its
+(``python -m refimpl.rulebook.profiles`` writes them; a test keeps them in step). A game whose numbers all come from its
 seed has no fields.
 
 ``using(profiles)`` swaps the games' engines in the registry for the run, so everything the kit works out from
@@ -31,9 +31,9 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
-from .util import yamlsafe
-from .games import GAMES, BadSetup, Game, load_data
-from .errors import KitError
+from ..util import yamlsafe
+from ..games import GAMES, BadSetup, Game, load_data
+from ..errors import KitError
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
@@ -180,7 +180,7 @@ def schema(game: str) -> dict[str, Any]:
         "$id": f"https://conformance-kit.invalid/schemas/profiles/{game}.schema.json",
         "title": f"A {game} ruleset profile (refimpl verify --profile FILE)",
         "description": ("The chosen values of the spec that a builder sets otherwise. Written by refimpl profile "
-                        f"{game}; refimpl/profiles.py."),
+                        f"{game}; refimpl/rulebook/profiles.py."),
         "type": "object",
         "required": ["game", "name"],
         "additionalProperties": False,
@@ -303,7 +303,7 @@ def by_game(profiles: list[Profile]) -> dict[str, Profile]:
 
 def write_schemas(folder: Path | None = None) -> list[Path]:
     """Write every game's published profile schema; the paths."""
-    target = folder or Path(str(resources.files(__package__).joinpath("schemas", "profiles")))
+    target = folder or Path(str(resources.files("refimpl").joinpath("schemas", "profiles")))
     target.mkdir(parents=True, exist_ok=True)
     written = []
     for game in sorted(GAMES):

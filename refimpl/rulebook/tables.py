@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from .games import GAMES, BadSetup
-from .report import fraction
+from ..games import GAMES, BadSetup
+from ..report import fraction
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def _lantern_ways(ruleset: str, round_: int, brass: int, modules: int,
                   lenses: int, roll: tuple[int, ...]) -> list[Any]:
     """What each way of placing ``roll`` leads to, one entry per way: the next round's (round, brass, modules,
     lenses), or at the end of the game 1 (restored) or 0, as Fractions."""
-    from .games.lantern_quay import Place, Roll, State
+    from ..games.lantern_quay import Place, Roll, State
 
     game: Any = GAMES["lantern-quay"]
     slots = game.tables.slots
@@ -150,7 +150,7 @@ def _ludo_board() -> Table:
 def _ludo_streams() -> Table:
     """Check values for the canonical streams (specs/ludo.md "The canonical streams"): seeds 0 and 1, each
     stream's state before its first output, that output, and the first draws taken one after another."""
-    from .games import streams
+    from ..games import streams
 
     b: Any = GAMES["ludo"].board
     rows, records = [], []

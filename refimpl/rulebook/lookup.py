@@ -22,12 +22,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import suite
-from .games import GAMES
+from .. import suite
+from ..games import GAMES
 from .rules import RULE_WORD, rule_lines, spec_rules
-from .errors import KitError
+from ..errors import KitError
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the refimpl package
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def cited_at(rule: str) -> tuple[Citation, ...]:
 def scenarios_of(rule: str) -> tuple[TaggedScenario, ...]:
     """The bundled scenarios tagged with ``rule`` (an outline: each example row), in file and line order.
     Raises refimpl.scenarios.gherkin.FeatureError for a feature file the kit cannot read."""
-    from .scenarios.gherkin import load_folder
+    from ..scenarios.gherkin import load_folder
 
     return tuple(TaggedScenario(s.file, s.line, s.name + (f" [{s.example}]" if s.example is not None else ""))
                  for s in load_folder(suite.feature_folder(), "features") if rule in s.rules)
@@ -186,7 +186,7 @@ def scenarios_of(rule: str) -> tuple[TaggedScenario, ...]:
 def traces_of(rule: str) -> tuple[TraceMention, ...]:
     """The bundled traces whose ``rules`` (of the whole trace, or of a step) name ``rule``, in file order.
     Raises refimpl.trace.TraceError for a trace the kit cannot read."""
-    from .trace import load_traces
+    from ..trace import load_traces
 
     out: list[TraceMention] = []
     for trace in load_traces([suite.trace_folder()]):
