@@ -65,7 +65,7 @@ examples: $(STAMP)
 
 ## goldens: rewrite the golden perft files beside the traces from the reference (review the diff)
 goldens: $(STAMP)
-	$(BIN)/python -c "from refimpl.perft import write_goldens; print(*write_goldens(), sep='\n')"
+	$(BIN)/python -c "from refimpl.harness.perft import write_goldens; print(*write_goldens(), sep='\n')"
 
 ## specs: re-render the data tables inside specs/*.md from refimpl/games/data/
 specs: $(STAMP)

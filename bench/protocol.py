@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from refimpl.games import GAMES  # noqa: E402
-from refimpl.protocol import ProtocolDriver  # noqa: E402
-from refimpl.replay import plan, replay_all  # noqa: E402
-from refimpl.trace import find_traces, load_trace  # noqa: E402
+from refimpl.harness.protocol import ProtocolDriver  # noqa: E402
+from refimpl.harness.replay import plan, replay_all  # noqa: E402
+from refimpl.harness.trace import find_traces, load_trace  # noqa: E402
 
 PY = shlex.quote(sys.executable)
 ECHO = f"{PY} {shlex.quote(str(ROOT / 'bench' / 'echo_build.py'))}"

@@ -16,12 +16,12 @@ import click
 from . import report
 from .rulebook import tables
 from .util import yamlsafe
-from .driver import BuildBroke, DriverError, ReferenceDriver
-from .executor import ExecutorError
+from .harness.driver import BuildBroke, DriverError, ReferenceDriver
+from .harness.executor import ExecutorError
 from .errors import Exit, KitError
 from .games import GAMES, BadSetup
-from .replay import MISMATCH, replay as replay_trace
-from .trace import TraceError, load_traces
+from .harness.replay import MISMATCH, replay as replay_trace
+from .harness.trace import TraceError, load_traces
 
 
 def _echo_text(text: str, color: bool = True) -> None:
@@ -160,7 +160,7 @@ class KitGroup(click.Group):
     simulate, mutants) print it first."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from .processes import Terminated
+        from .harness.processes import Terminated
 
         def terminated(signum: int, frame: object) -> None:
             raise Terminated()
@@ -216,7 +216,7 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: 
 
     Each trace stops at its first mismatch; the report names the step, field path, expected and actual.
     """
-    from .preflight import BadChecks, check_start, explain_failure
+    from .harness.preflight import BadChecks, check_start, explain_failure
 
     try:
         traces = load_traces(paths)
@@ -311,8 +311,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
     2 bad usage or input, 3 the build crashed, hung or broke the protocol.
     """
-    from .preflight import BadChecks
-    from .processes import scope
+    from .harness.preflight import BadChecks
+    from .harness.processes import scope
     from .verify import VerifyError, verify
 
     if list_only:
@@ -482,8 +482,8 @@ def _write_reports(result: report.Report, junit_xml: str | None, json_path: str 
 def show_cmd(trace_path: str, number: int | None, observer: str | None, command: str | None, timeout: float,
              out: str | None) -> None:
     """Draw a trace's position before and after one step (a bundled trace or a fuzz reproducer)."""
-    from .processes import scope
-    from .protocol import ProtocolDriver
+    from .harness.processes import scope
+    from .harness.protocol import ProtocolDriver
     from .show import ShowError, render, svg
 
     try:
@@ -560,7 +560,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         _fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or f"{shlex.quote(sys.executable)} -m refimpl serve"
-    from .processes import Terminated, acknowledge, scope
+    from .harness.processes import Terminated, acknowledge, scope
 
     profiles = [p for p in _profiles(profile_files) if p.game == game]
     if len(profiles) != len(profile_files):
@@ -701,7 +701,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     from pathlib import Path
 
-    from .processes import Terminated, acknowledge, scope
+    from .harness.processes import Terminated, acknowledge, scope
 
     try:
         with scope():
@@ -733,7 +733,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
     """Count the action sequences from the start to each depth, and the finished games by result."""
-    from .perft import perft
+    from .harness.perft import perft
 
     if game not in GAMES:
         _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
@@ -760,7 +760,7 @@ def serve_cmd(profile_files: tuple[str, ...]) -> None:
     """Speak the build protocol on stdin/stdout with the reference implementation (specs/protocol.md); with
     --profile, the reference plays that game under the profile's chosen values."""
     from .rulebook.profiles import by_game
-    from .serve import serve
+    from .harness.serve import serve
 
     engines = {game: p.engine() for game, p in by_game(_profiles(profile_files)).items()}
     serve(sys.stdin, sys.stdout, {**GAMES, **engines})
@@ -829,7 +829,7 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
             if done * 10 // total > tenths[0] or done == total:
                 tenths[0] = done * 10 // total
                 click.echo(f"simulate {game}: {done}/{total} games ({done / total:.0%})", err=True)
-    from .processes import scope
+    from .harness.processes import scope
 
     code = Exit.CONFORMS
     try:

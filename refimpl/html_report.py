@@ -23,7 +23,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from . import pictures, suite
-from .compare import MISSING, every_whole_difference
+from .harness.compare import MISSING, every_whole_difference
 from .games import GAMES
 from .report import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff,
                      Report, VERDICTS, printable, show_value, snake)

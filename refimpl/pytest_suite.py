@@ -19,16 +19,16 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from . import suite
-from .driver import BuildBroke, Driver, ReferenceDriver
+from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .games import GAMES
-from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import MISMATCH, NOT_RUN, replay
+from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from .harness.replay import MISMATCH, NOT_RUN, replay
 from .report import Failure, failure_lines, trace_failure
 from .rulebook.rules import RULE_ID, feature_tags, spec_rules
 from .scenarios import BROKE, FAILED, NOT_RUN as SCENARIO_NOT_RUN, Builds, NotRun, Outcome, Scenario, Selected
 from .scenarios import gherkin, run_scenario
 from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
-from .trace import Trace, TraceError, load_trace
+from .harness.trace import Trace, TraceError, load_trace
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run
 

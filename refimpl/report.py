@@ -13,14 +13,14 @@ from typing import Any, Iterable, Sequence
 from rich.cells import cell_len
 
 from . import PROTOCOL_VERSION, suite
-from .compare import MISSING, Difference, flatten
+from .harness.compare import MISSING, Difference, flatten
 from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-exported)
-from .driver import BuildBroke
+from .harness.driver import BuildBroke
 from .errors import Exit
 from .games import GAMES
 from .games.base import owners
-from .replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
-from .trace import Trace
+from .harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from .harness.trace import Trace
 from .rulebook.rules import code_rules, first_sentence, rule_lines, spec_rules
 
 
@@ -115,7 +115,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     stopped: str = ""  # why the run stopped before every check ran (the rest is not run)
     interrupted: str = ""  # "Ctrl-C" or "SIGTERM": the run was cut short from outside
-    explicit_chance: bool = False  # the build declared explicit-chance (refimpl/chance.py)
+    explicit_chance: bool = False  # the build declared explicit-chance (refimpl/harness/chance.py)
 
     def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
         return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .util import yamlsafe
-from .compare import MISSING
-from .driver import BuildBroke
+from .harness.compare import MISSING
+from .harness.driver import BuildBroke
 from .errors import KitError
 from .util.files import read_bytes
 from .report import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,

@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from .driver import BuildBroke
-from .executor import run_jobs
+from .harness.driver import BuildBroke
+from .harness.executor import run_jobs
 from .rulebook.profiles import Profile, by_game, using
 from .report import BROKE, FAILED, SKIPPED, Check, Report
 

@@ -10,10 +10,10 @@ from html import escape
 from typing import Any
 
 from . import pictures
-from .compare import every_whole_difference
-from .driver import Driver, Refused, Rejected, ReferenceDriver, request
-from .replay import step_op
-from .trace import Trace
+from .harness.compare import every_whole_difference
+from .harness.driver import Driver, Refused, Rejected, ReferenceDriver, request
+from .harness.replay import step_op
+from .harness.trace import Trace
 from .errors import KitError
 
 

@@ -20,8 +20,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from .executor import run_jobs
-from .processes import Terminated, acknowledge, check_stop
+from .harness.executor import run_jobs
+from .harness.processes import Terminated, acknowledge, check_stop
 from .games import GAMES
 from .games.ludo.engine import LEVELS, Ludo, Turn
 from .games.streams import splitmix64

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .driver import JSON
+from .harness.driver import JSON
 from .util.files import OwnedFolder
 
 

@@ -17,13 +17,13 @@ from typing import Any, Callable, Iterable
 
 from . import suite
 from .util import yamlsafe
-from .compare import first_difference
-from .chance import STREAM_RULES
-from .driver import BuildBroke, DriverError, ReferenceDriver, request
+from .harness.compare import first_difference
+from .harness.chance import STREAM_RULES
+from .harness.driver import BuildBroke, DriverError, ReferenceDriver, request
 from .games import GAMES, Game, RuleViolation
 from .games.base import owners
-from .protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all, step_op
+from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from .harness.replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all, step_op
 from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
                      shown_path, trace_failure)
 from .safetext import bounded
@@ -31,7 +31,7 @@ from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_
                         PASSED as SCENARIO_PASSED, Builds, FeatureError, Mismatch, NotRun, Outcome, Scenario,
                         Selected, UndefinedStep, bundled, check_steps, run_scenario)
 from .scenarios.runner import transcript_of
-from .trace import Steps, Trace, TraceError, by_reference, load_traces
+from .harness.trace import Steps, Trace, TraceError, by_reference, load_traces
 from .rulebook.profiles import Profile, by_game, using
 from .transcript import exchanges
 from .errors import KitError
@@ -374,7 +374,7 @@ def _declares_explicit_chance(command: str, timeout: float) -> bool:
 def run_perft(command: str, games: list[str] | None, rulesets: list[str] | None, depth: int, timeout: float,
               run: _Run) -> None:
     """Check the build's legal-action lists against the golden perft counts (where it lists them)."""
-    from .perft import check_build, load_golden
+    from .harness.perft import check_build, load_golden
 
     driver: ProtocolDriver | None = None
     try:
@@ -458,8 +458,8 @@ def run_before_start(command: str, timeout: float, run: _Run) -> bool | None:
 def run_own_chance(command: str, games: list[str] | None, rulesets: list[str] | None, timeout: float,
                    run: _Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
-    answer and, over the run, the outcomes' distribution (refimpl/ownchance.py). One check per stream."""
-    from . import ownchance
+    answer and, over the run, the outcomes' distribution (refimpl/harness/ownchance.py). One check per stream."""
+    from .harness import ownchance
 
     driver: ProtocolDriver | None = None
     try:
@@ -492,7 +492,7 @@ def run_own_chance(command: str, games: list[str] | None, rulesets: list[str] | 
 
 def _chance_check(v: Any, ruleset: str) -> Check:
     """The Check of one judged stream of a build's own chance."""
-    from .ownchance import ALPHA
+    from .harness.ownchance import ALPHA
 
     found = v.tally.test() if v.tally is not None else None
     if v.impossible:
@@ -629,7 +629,7 @@ def select_scenarios(features: Path | None, games: list[str] | None, keyword: st
 def select_traces(paths: list[str] | None, games: list[str] | None, rulesets: list[str] | None,
                   keyword: str | None) -> list[Trace]:
     """The traces a run checks. Raises TraceError (every bad trace named) or BadChecks (exit 2)."""
-    from .preflight import check_traces
+    from .harness.preflight import check_traces
 
     selected = []
     for trace in load_traces(paths or [suite.trace_folder()]):
@@ -661,7 +661,7 @@ def _under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[s
     of a profiled game is replayed on the reference under its profile first; one it passes runs as written,
     one it fails is judged by the reference alone (its written expectations depend on a changed value), one
     whose start is refused is not run; a scenario the reference fails under the profile is not run."""
-    from .preflight import check_trace
+    from .harness.preflight import check_trace
     from .scenarios.runner import PASSED as SCENARIO_OK, run_scenario
 
     kept: list[Trace] = []
@@ -703,7 +703,7 @@ def list_checks(traces: list[str] | None = None, features: str | None = None, ga
     """The checks ``verify`` with these options would run, as (kind, game, name, rules), without starting a
     build (a build that declares explicit-chance also gets checks of its own chance). Raises what ``verify``
     raises for bad input."""
-    from .perft import load_golden
+    from .harness.perft import load_golden
 
     check_selection(games, rulesets)
     out = [("trace", t.game, f"{t.game}/{t.name}", tuple(t.rules)) for t in select_traces(traces, games, rulesets,
@@ -823,7 +823,7 @@ def _verify(command: str, report: Report, selected: list[Trace], chosen: list[Sc
             rulesets: list[str] | None, own_chance: bool = True, keyword: str | None = None, jobs: int = 1,
             selection: tuple[list[str] | None, str | None] = (None, None)) -> Report:
     """verify's run, with the reference already under the profiles ``mine``."""
-    from .processes import Terminated, acknowledge
+    from .harness.processes import Terminated, acknowledge
 
     deadline = None if max_time is None else time.monotonic() + max_time
     run = _Run(report, deadline, fail_fast, max_time, progress, len(selected) + len(chosen) * scenarios,

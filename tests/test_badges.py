@@ -16,7 +16,7 @@ from refimpl import __version__
 from refimpl.suite import digest
 
 from refimpl.badges import badges, write_badges
-from refimpl.driver import BuildBroke
+from refimpl.harness.driver import BuildBroke
 from refimpl.errors import Exit
 from refimpl.report import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
 

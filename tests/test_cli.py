@@ -145,7 +145,7 @@ def test_a_step_that_breaks_on_the_reference_too_is_the_kits_bug(monkeypatch) ->
 
     import pytest
 
-    from refimpl.driver import ReferenceDriver
+    from refimpl.harness.driver import ReferenceDriver
     from refimpl.scenarios import FAILED, bundled, run_scenario
     from refimpl.scenarios.runner import bind
 

@@ -19,7 +19,7 @@ pytest.importorskip("distributed", reason="Dask distributed is not installed (th
                                           "pip install -e '.[cluster]'); .ci/run installs it")
 
 from refimpl.cli import main  # noqa: E402
-from refimpl.executor import ExecutorError, run_jobs  # noqa: E402
+from refimpl.harness.executor import ExecutorError, run_jobs  # noqa: E402
 from refimpl.simulate import simulate, summary_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,6 +136,6 @@ def test_a_killed_worker_loses_no_result(cluster: tuple[str, list[subprocess.Pop
 
 
 def test_no_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("refimpl.executor.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("refimpl.harness.executor.CONNECT_TIMEOUT", 1.0)
     with pytest.raises(ExecutorError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
         list(run_jobs(_square, [1], cluster="tcp://127.0.0.1:9"))

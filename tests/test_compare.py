@@ -1,6 +1,6 @@
 """Partial comparison: only expected keys count, and the first difference is named by its path."""
 
-from refimpl.compare import MISSING, differences, first_difference, project
+from refimpl.harness.compare import MISSING, differences, first_difference, project
 
 
 def test_only_expected_keys_are_compared() -> None:
@@ -38,7 +38,7 @@ def test_project_keeps_only_what_was_expected() -> None:
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from refimpl.compare import matches  # noqa: E402
+from refimpl.harness.compare import matches  # noqa: E402
 
 # Scalars that JSON tells apart but Python's == does not (True == 1 == 1.0), and look-alikes.
 _scalars = st.sampled_from([0, 1, 2, -1, 0.0, 1.0, 1.5, True, False, None, "", "a", "1", "true"])
@@ -62,7 +62,7 @@ def test_a_value_matches_itself_and_any_superset_of_its_keys(value: object) -> N
             assert not matches({**value, "extra": 1}, value)
 
 
-from refimpl.compare import identical, whole_difference  # noqa: E402
+from refimpl.harness.compare import identical, whole_difference  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refimpl.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
-from refimpl.driver import ReferenceDriver
+from refimpl.harness.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.games.ludo import cpu
-from refimpl.trace import load_trace
+from refimpl.harness.trace import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN_RANDOM = f"{sys.executable} tests/builds/own_random.py"

@@ -52,7 +52,7 @@ def test_pytest_runs_features_and_traces_with_verify_s_short_messages() -> None:
     assert "at traces/ludo/capture.yaml:23 step 2: move piece=0" in out
     assert 'turn   "cpu1"   | "human"  LD-CAP-2' in out
     assert re.search(r"features/ludo\.feature:\d+ step 'And it is cpu1's turn to throw'", out)
-    assert "Traceback" not in out and "refimpl/replay.py" not in out and "stepkit.py" not in out
+    assert "Traceback" not in out and "refimpl/harness/replay.py" not in out and "stepkit.py" not in out
     from refimpl.scenarios import bundled
 
     n_ludo = len(list((ROOT / "traces/ludo").glob("*.yaml"))) + sum(  # every Ludo trace and scenario

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.compare import Difference
-from refimpl.driver import ReferenceDriver
-from refimpl.replay import MISMATCH, replay_all
+from refimpl.harness.compare import Difference
+from refimpl.harness.driver import ReferenceDriver
+from refimpl.harness.replay import MISMATCH, replay_all
 from refimpl.report import FAILED, Check, Failure, Report, field_diffs, trace_failure
-from refimpl.trace import load_traces
+from refimpl.harness.trace import load_traces
 from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,13 +21,13 @@ from refimpl.fuzz.draw import Draw
 from refimpl.fuzz.inputs import bend_action, bend_start, odd_action
 from refimpl.fuzz.judge import judge_drawn
 from refimpl.fuzz.positions import DRAWERS
-from refimpl.driver import ReferenceDriver, request
+from refimpl.harness.driver import ReferenceDriver, request
 from refimpl.games import GAMES, RuleViolation
-from refimpl.protocol import ProtocolDriver
-from refimpl.replay import replay_all
+from refimpl.harness.protocol import ProtocolDriver
+from refimpl.harness.replay import replay_all
 from refimpl.rulebook.rules import spec_rules
-from refimpl.serve import Session
-from refimpl.trace import load_trace
+from refimpl.harness.serve import Session
+from refimpl.harness.trace import load_trace
 from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,10 +20,10 @@ import pytest
 
 from refimpl import html_report
 from refimpl.html_report import is_view
-from refimpl.driver import ReferenceDriver
-from refimpl.replay import replay_all
+from refimpl.harness.driver import ReferenceDriver
+from refimpl.harness.replay import replay_all
 from refimpl.report import Report, verify_json
-from refimpl.trace import load_traces
+from refimpl.harness.trace import load_traces
 from refimpl.verify import _trace_check
 from tests.builds.wrong import VARIANTS
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.ownchance import ALPHA, BLACK_FOG_ROLLS, ROLLS, Tally, chi2_sf
+from refimpl.harness.ownchance import ALPHA, BLACK_FOG_ROLLS, ROLLS, Tally, chi2_sf
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = f"{sys.executable} {ROOT / 'tests/builds/own_random.py'}"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from refimpl.games import GAMES
-from refimpl.perft import golden_path, load_golden, perft
+from refimpl.harness.perft import golden_path, load_golden, perft
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)
@@ -68,11 +68,11 @@ def test_verify_perft_points_at_the_first_position_whose_count_differs() -> None
 def test_perft_compares_the_finished_games_by_result_too() -> None:
     """A build whose wins are credited to the wrong faction lists the same actions everywhere: only the
     outcome counts tell it apart."""
-    from refimpl.driver import ReferenceDriver
+    from refimpl.harness.driver import ReferenceDriver
     from refimpl.games import load_data
     from refimpl.games.base import evolve
     from refimpl.games.beacon_lines import BeaconLines
-    from refimpl.perft import check_build
+    from refimpl.harness.perft import check_build
 
     class WinnerSwapped(BeaconLines):
         def _finish_round(self, state):  # type: ignore[no-untyped-def]

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from refimpl.driver import ReferenceDriver
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.pictures import beacon_lines, lantern_quay, ludo
-from refimpl.replay import replay
-from refimpl.trace import load_traces
+from refimpl.harness.replay import replay
+from refimpl.harness.trace import load_traces
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAWERS = {"beacon-lines": beacon_lines.draw, "lantern-quay": lantern_quay.draw, "ludo": ludo.draw}

@@ -14,11 +14,11 @@ from typing import Any, Iterator
 import pytest
 
 from refimpl import pictures
-from refimpl.driver import ReferenceDriver
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.pictures import black_fog, conquest_king
-from refimpl.replay import step_op
-from refimpl.trace import load_traces
+from refimpl.harness.replay import step_op
+from refimpl.harness.trace import load_traces
 
 TRACES = Path(__file__).resolve().parent.parent / "traces"
 GAMES_B = ("conquest-king", "black-fog")

@@ -15,13 +15,13 @@ import pytest
 import yaml
 
 from refimpl.rulebook import profiles
-from refimpl.driver import ReferenceDriver
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES, load_data
 from refimpl.rulebook.profiles import (FIELDS, Profile, ProfileError, default_values, default_yaml, load_profile,
                                       using)
-from refimpl.replay import replay_all
+from refimpl.harness.replay import replay_all
 from refimpl.rulebook.rules import spec_rules
-from refimpl.trace import find_traces, load_trace
+from refimpl.harness.trace import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refimpl.games import GAMES
-from refimpl.protocol import response_is_valid
-from refimpl.serve import Session
+from refimpl.harness.protocol import response_is_valid
+from refimpl.harness.serve import Session
 
 SCHEMAS = resources.files("refimpl") / "schemas"
 PROTOCOL = json.loads((SCHEMAS / "protocol-v1.schema.json").read_text())
@@ -103,7 +103,7 @@ def test_serve_answers_every_state_request_with_the_view_of_the_state_and_observ
     request after a rejection, for another observer, or after a move must still get its own view."""
     import io
 
-    from refimpl.serve import serve
+    from refimpl.harness.serve import serve
 
     engine = GAMES["conquest-king"]
     start = engine.new_state("v1", 1, {})
@@ -143,7 +143,7 @@ def test_serve_still_writes_what_it_answered_when_a_session_crashes_mid_chunk() 
 
     import pytest
 
-    from refimpl.serve import Session, serve
+    from refimpl.harness.serve import Session, serve
 
     class CrashOnThird(Session):
         def handle(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -167,7 +167,7 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     import sys
     from unittest import mock
 
-    from refimpl import protocol
+    from refimpl.harness import protocol
 
     driver = protocol.ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=True)
     writes = []

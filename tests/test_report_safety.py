@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from refimpl.driver import BuildBroke
+from refimpl.harness.driver import BuildBroke
 from refimpl.report import (BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report, json_safe, junit_xml,
                             printable, verify_json, verify_text, xml_safe)
 
@@ -108,7 +108,7 @@ BUILD = '''
 import json, sys
 sys.path.insert(0, {root!r})
 from refimpl.games import GAMES
-from refimpl.serve import Session
+from refimpl.harness.serve import Session
 
 session = Session(GAMES, "reference")
 applies = 0

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.driver import ReferenceDriver
-from refimpl.replay import CONFORMS, MISMATCH, replay
-from refimpl.trace import TraceError, find_traces, load_trace, parse_trace
+from refimpl.harness.driver import ReferenceDriver
+from refimpl.harness.replay import CONFORMS, MISMATCH, replay
+from refimpl.harness.trace import TraceError, find_traces, load_trace, parse_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = find_traces([ROOT / "traces"])

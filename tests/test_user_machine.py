@@ -46,7 +46,7 @@ def _serve_with(lines: list[bytes]) -> tuple[list[dict[str, object]], int]:
 
 
 def test_serve_refuses_a_line_over_the_limit_early_and_reads_on() -> None:
-    from refimpl.serve import MAX_REQUEST_LINE
+    from refimpl.harness.serve import MAX_REQUEST_LINE
 
     hello = b'{"id": 1, "op": "hello", "protocol": 1}'
     huge = b'{"id": 0, "op": "hello", "pad": "' + b"x" * (200 << 20) + b'"}'
@@ -61,7 +61,7 @@ def test_serve_refuses_a_line_over_the_limit_early_and_reads_on() -> None:
 @pytest.mark.parametrize("size", [1, 4096, 65535, 65536, 65537, 1 << 20])
 def test_request_lines_splits_any_chunking_the_same(size: int) -> None:
     """Lines are the same however the stream is cut; a line of exactly the limit is taken, one more byte not."""
-    from refimpl.serve import request_lines
+    from refimpl.harness.serve import request_lines
 
     limit = 1 << 20
     stream = b"a\n\nbb\n" + b"c" * limit + b"\n" + b"d" * (limit + 1) + b"\nlast"

@@ -277,7 +277,7 @@ def test_requests_before_any_start_are_judged(tmp_path: Path) -> None:
     script.write_text(
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from refimpl.serve import Session, RequestError, serve\n"
+        "from refimpl.harness.serve import Session, RequestError, serve\n"
         "class Eager(Session):\n"
         "    def apply(self, req):\n"
         "        if 'action' not in req:\n"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.replay import MISMATCH, replay
-from refimpl.trace import find_traces, load_trace
+from refimpl.harness.replay import MISMATCH, replay
+from refimpl.harness.trace import find_traces, load_trace
 from tests.wrong_builds import beacon
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +41,6 @@ def test_features_catch_the_wrong_build(factory: str) -> None:
 def test_features_pass_on_the_reference_through_the_same_option() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
-         "--driver", "refimpl.driver:ReferenceDriver"],
+         "--driver", "refimpl.harness.driver:ReferenceDriver"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]

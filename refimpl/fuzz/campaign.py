@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from ..driver import BuildBroke, DriverError, ReferenceDriver
-from ..executor import run_jobs
+from ..harness.driver import BuildBroke, DriverError, ReferenceDriver
+from ..harness.executor import run_jobs
 from ..games import GAMES
-from ..protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from ..replay import replay_all
+from ..harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from ..harness.replay import replay_all
 from ..util.files import write_file
-from ..processes import acknowledge, check_stop
+from ..harness.processes import acknowledge, check_stop
 from ..rulebook.profiles import Profile, using
-from ..trace import dump_trace, load_trace
+from ..harness.trace import dump_trace, load_trace
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
 from .judge import Divergence, Judged, explain, judge, judge_drawn

@@ -8,12 +8,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from ..chance import ExplicitChance, is_explicit
-from ..compare import MISSING, Difference, first_difference, whole_difference
-from ..driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
+from ..harness.chance import ExplicitChance, is_explicit
+from ..harness.compare import MISSING, Difference, first_difference, whole_difference
+from ..harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ..games import GAMES, JSON
-from ..replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
-from ..trace import Step, Trace
+from ..harness.replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
+from ..harness.trace import Step, Trace
 from .cases import Case, CaseDraw
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ..util import yamlsafe
-from ..executor import run_jobs
+from ..harness.executor import run_jobs
 from ..games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
 from ..errors import KitError
@@ -161,7 +161,7 @@ def build_command(folder: Path, name: str) -> str:
     where = str(folder)
     code = (f"import sys; sys.path.insert(0, {where!r}); import refimpl; "
             f"assert refimpl.__file__.startswith({where!r}), 'imported ' + refimpl.__file__; "
-            f"from refimpl.serve import serve; serve(sys.stdin, sys.stdout, name={name!r})")
+            f"from refimpl.harness.serve import serve; serve(sys.stdin, sys.stdout, name={name!r})")
     return " ".join(shlex.quote(p) for p in (sys.executable, "-I", "-B", "-c", code))
 
 
@@ -195,7 +195,7 @@ def run_mutant(job: Job) -> dict[str, Any]:
 
 def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it."""
-    from ..driver import BuildBroke
+    from ..harness.driver import BuildBroke
     from ..fuzz import BROKE as FUZZ_BROKE, FuzzSettings, fuzz
 
     game = game_of(site.file)
@@ -244,16 +244,29 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 
 # --- the campaign --------------------------------------------------------------------------------
 
+# The folders of the package whose Python files judge no build, left out of the kit's fingerprint: the engines
+# under test (a mutant's own file is digested apart: Results.get), the campaigns (this power meter; the fuzzer
+# counts for ``judge`` fuzz alone) and the pictures of the reports. Every other Python file, in any folder, counts.
+NOT_JUDGING = ("games", "mutants", "fuzz", "pictures")
+FUZZER = "fuzz"
+
+
+def _within(path: Path, folders: Iterable[str]) -> bool:
+    name = path.relative_to(PACKAGE).as_posix()
+    return any(name.startswith(folder + "/") for folder in folders)
+
+
 def kit_fingerprint(judge: str = "verify") -> str:
-    """A digest of everything that judges a build: the harness, schemas, scenario runner and steps, traces and
-    features (and the fuzzer, for ``judge`` fuzz), by their names inside the package and their bytes."""
+    """A digest of everything that judges a build: the harness, verify, the reports, the schemas, the scenario
+    runner and steps, traces and features (and the fuzzer, for ``judge`` fuzz), by their names inside the package
+    and their bytes. Python files are found in every folder of the package but NOT_JUDGING."""
     from .. import suite
 
     digest = hashlib.sha1(judge.encode() if judge != "verify" else b"")
-    files = sorted(PACKAGE.glob("*.py")) + sorted((PACKAGE / "schemas").rglob("*.json"))
-    files += sorted((PACKAGE / "scenarios").rglob("*.py"))
+    files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts and not _within(p, NOT_JUDGING))
+    files += sorted((PACKAGE / "schemas").rglob("*.json"))
     if judge == "fuzz":
-        files += sorted((PACKAGE / "fuzz").glob("*.py"))
+        files += sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts and _within(p, (FUZZER,)))
     named = [(p.relative_to(PACKAGE.parent).as_posix(), p) for p in files] + suite.files()
     for name, path in named:
         digest.update(name.encode() + b"\0" + path.read_bytes())

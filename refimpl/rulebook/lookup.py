@@ -185,8 +185,8 @@ def scenarios_of(rule: str) -> tuple[TaggedScenario, ...]:
 
 def traces_of(rule: str) -> tuple[TraceMention, ...]:
     """The bundled traces whose ``rules`` (of the whole trace, or of a step) name ``rule``, in file order.
-    Raises refimpl.trace.TraceError for a trace the kit cannot read."""
-    from ..trace import load_traces
+    Raises refimpl.harness.trace.TraceError for a trace the kit cannot read."""
+    from ..harness.trace import load_traces
 
     out: list[TraceMention] = []
     for trace in load_traces([suite.trace_folder()]):

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, TypeVar
 
-from ..compare import whole_difference
+from ..harness.compare import whole_difference
 from ..errors import KitError
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..driver import BuildBroke, Driver, ReferenceDriver
+from ..harness.driver import BuildBroke, Driver, ReferenceDriver
 from ..games import GAMES
-from ..protocol import ProtocolDriver
+from ..harness.protocol import ProtocolDriver
 from .gherkin import Scenario, Step
 from .registry import FIXTURES, Mismatch, NotRun, StepDef, UndefinedStep, find
 

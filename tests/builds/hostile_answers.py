@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.games import GAMES  # noqa: E402
-from refimpl.serve import Session  # noqa: E402
+from refimpl.harness.serve import Session  # noqa: E402
 
 
 def spoil(mode: str, state: dict) -> None:

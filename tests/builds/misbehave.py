@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.games import GAMES  # noqa: E402
-from refimpl.serve import Session  # noqa: E402
+from refimpl.harness.serve import Session  # noqa: E402
 
 MODES = ["crash-at-start", "silent-at-start", "crash-mid", "hang-mid", "not-json", "partial-line",
          "flood-stdout", "flood-stderr-then-crash", "noisy-stderr", "wrong-protocol", "exit-early",

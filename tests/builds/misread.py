@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.games import GAMES  # noqa: E402
-from refimpl.serve import serve  # noqa: E402
+from refimpl.harness.serve import serve  # noqa: E402
 from tests.misreadings import MISREADINGS, game_of  # noqa: E402
 
 

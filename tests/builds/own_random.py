@@ -6,7 +6,7 @@ the canonical streams. Against it, ``verify`` conforms only if the kit gives eve
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
                                                           not say so gets judged as: it fails)
 
-Builds whose own chance is wrong (refimpl/ownchance.py must fail each):
+Builds whose own chance is wrong (refimpl/harness/ownchance.py must fail each):
     --die W1,...,W6        its die shows each face with these weights (2,1,1,1,1,1: one face twice as often)
     --trees-map            a Black Fog map of its own with 30 apple trees and no water
     --fog-anywhere         fog on any five tiles of the map
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from refimpl.games import GAMES  # noqa: E402
 from refimpl.games.ludo import cpu  # noqa: E402
-from refimpl.serve import Session  # noqa: E402
+from refimpl.harness.serve import Session  # noqa: E402
 
 CHANCE = random.SystemRandom()
 ARGS = sys.argv[1:]

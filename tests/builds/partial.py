@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from refimpl.serve import Session, serve  # noqa: E402
+from refimpl.harness.serve import Session, serve  # noqa: E402
 
 
 class PartialSession(Session):

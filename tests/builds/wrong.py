@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from refimpl.serve import serve  # noqa: E402
+from refimpl.harness.serve import serve  # noqa: E402
 from tests.wrong_builds import beacon, black_fog, conquest, lantern, ludo  # noqa: E402
 
 VARIANTS = {

@@ -145,7 +145,7 @@ def drawn_map_problem(game: BlackFog, state: State) -> str | None:
     follows BF-MAP-2, BF-MAP-3, BF-MAP-4 and BF-R7), or None: 3 apple trees in every ring but the house and the
     outer ring, one water tile per six tiles in every ring but the house, no tile both, the house neither, no
     water on a tile where an animal or keeper starts. The kit judges a build's own maps by it
-    (refimpl/ownchance.py)."""
+    (refimpl/harness/ownchance.py)."""
     d = game.data
     if state.apple & state.water or (0, 0) in state.apple | state.water:
         return "a tile is both apple tree and water, or the house is one"

@@ -356,8 +356,8 @@ class Ludo(Game[State, Action]):
     def record(self, record: Mapping[str, int], result: str | None) -> dict[str, int]:
         """The human seat's record with one more game (LD-STAT-1): a finished game is a win or a loss; a capped
         game, and one left before it ended (``None``), count as played only. Leaving is no action of the rules
-        (ruling LD-R12): a game is left only when a start or restart replaces it (refimpl/serve.py counts it),
-        and refimpl simulate's games never are."""
+        (ruling LD-R12): a game is left only when a start or restart replaces it (refimpl/harness/serve.py counts
+        it), and refimpl simulate's games never are."""
         out = {k: int(record.get(k, 0)) for k in INFO.statistics}
         out["played"] += 1
         if result == self.board.seats[0]:

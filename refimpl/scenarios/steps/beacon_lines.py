@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..registry import expect, regex, skip, then, when
 
-from ...driver import Rejected
+from ...harness.driver import Rejected
 from .play import Play, names, slug
 
 OTHER_PASS = {"red": ("blue", "south-pass"), "blue": ("red", "north-pass")}

@@ -3,8 +3,8 @@ result). Each game's own steps are in the module of its name."""
 
 from __future__ import annotations
 
-from ...compare import first_difference
-from ...driver import Rejected
+from ...harness.compare import first_difference
+from ...harness.driver import Rejected
 from ..registry import Mismatch, expect, given, regex, skip, then, when
 from .play import RESULTS, Play, slug
 

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from ...driver import Rejected
+from ...harness.driver import Rejected
 from ..registry import Mismatch, expect, given, regex, skip, then, when
 from .play import Play, ints
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...driver import Rejected
+from ...harness.driver import Rejected
 from ..registry import expect, fixture, given, regex, skip, then, when
 from .play import Play, ints, names
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...driver import Driver, Rejected
+from ...harness.driver import Driver, Rejected
 from ..registry import fixture, skip
 
 RESULTS = {"none yet": None, "Red wins": "red", "Blue wins": "blue", "a draw": "draw",

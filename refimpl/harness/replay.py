@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterable, Iterator
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
 from .chance import Rewriter, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
-from .games import GAMES, JSON
-from .util import jsonio
+from ..games import GAMES, JSON
+from ..util import jsonio
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
@@ -441,7 +441,7 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
 
     Once a trace mismatches, the rest of it is not sent; what was sent ahead is read, not judged. A build
     with its own random source (explicit-chance) is judged on the explicit requests it is sent: the oracle
-    answers those too, and the traces leave the stream counters and stream rules to them (refimpl/chance.py).
+    answers those too, and the traces leave the stream counters and stream rules to them (refimpl/harness/chance.py).
     Raises what ``replay`` raises, and TraceError for a bad step of a long trace; results already yielded
     stand.
     """

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Protocol, Union
 
-from .games import GAMES, JSON, Game
-from .errors import ExitCode, KitError
+from ..games import GAMES, JSON, Game
+from ..errors import ExitCode, KitError
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import suite
+from .. import suite
 from .driver import Driver, Op, Refused, Rejected
-from .games import GAMES, JSON
+from ..games import GAMES, JSON
 
 NOTE = ("nodes[d]: action sequences of exactly d actions from the start, finished or not (chance outcomes and "
         "joint actions count as actions); results[d]: those of them that end the game, by result")

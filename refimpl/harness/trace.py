@@ -17,14 +17,14 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, overloa
 import jsonschema
 import yaml
 
-from .util import yamlsafe
+from ..util import yamlsafe
 
 from .compare import flatten
-from .games import GAMES, JSON, RuleViolation
-from .errors import KitError
+from ..games import GAMES, JSON, RuleViolation
+from ..errors import KitError
 
 SCHEMA: Mapping[str, Any] = json.loads(
-    resources.files(__package__).joinpath("schemas", "trace-v1.schema.json").read_text(encoding="utf-8"))
+    resources.files("refimpl").joinpath("schemas", "trace-v1.schema.json").read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 _STEP_VALIDATOR = jsonschema.Draft202012Validator({"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"],
                                                    "$ref": "#/$defs/step"})
@@ -501,7 +501,7 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
     """Expand files and folders (recursively, ``*.yaml``/``*.yml``) in a stable order. A path that is not
     there but names a bundled one (``traces/ludo/capture.yaml``, as reports name them) is the bundled one.
     Raises TraceError."""
-    from . import suite
+    from .. import suite
 
     found: list[Path] = []
     for item in paths:
@@ -526,7 +526,7 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _not_regular(path: Path) -> str:
-    from .util.files import read_bytes
+    from ..util.files import read_bytes
 
     try:
         read_bytes(path, 0)

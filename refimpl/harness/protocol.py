@@ -22,12 +22,12 @@ from typing import Any, Iterable, Iterator, Mapping
 import jsonschema
 
 from .chance import CAPABILITY, Rewriter
-from .driver import (BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_ruleset, outcome,
-                     request)
-from .games import JSON
+from .driver import BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_ruleset, outcome, request
+from ..games import JSON
 
-from . import PROTOCOL_VERSION, processes
-from .util import jsonio
+from .. import PROTOCOL_VERSION
+from . import processes
+from ..util import jsonio
 MAX_LINE = 1 << 20  # bytes in one response line
 SEND_CHUNK = 1 << 12  # bytes of pipelined requests written together
 WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)
@@ -35,7 +35,7 @@ WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait
 # standard float spelling, NaN), with one encoder made once rather than one per request.
 _encode = json.JSONEncoder(separators=(",", ":")).encode
 DEFAULT_TIMEOUT = 5.0
-_SCHEMA = json.loads(resources.files(__package__).joinpath("schemas", "protocol-v1.schema.json").read_text())
+_SCHEMA = json.loads(resources.files("refimpl").joinpath("schemas", "protocol-v1.schema.json").read_text())
 _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
 
@@ -406,7 +406,7 @@ class ProtocolDriver(CallsByBatch):
         self.games: dict[str, list[str]] = hello["games"]
         self.capabilities: set[str] = set(hello["capabilities"])
         self.lists_legal = "legal" in self.capabilities
-        # A build with its own random source is sent every chance outcome explicitly (refimpl/chance.py).
+        # A build with its own random source is sent every chance outcome explicitly (refimpl/harness/chance.py).
         self.explicit_chance = Rewriter() if CAPABILITY in self.capabilities else None
 
     # --- plumbing ------------------------------------------------------------------------------
@@ -448,7 +448,7 @@ class ProtocolDriver(CallsByBatch):
 
         Closing the iterator early still reads the remaining answers, so the stream stays in step. To an
         explicit-chance build, every seeded request goes in its explicit form, unless ``as_written`` (the
-        requests that ask such a build for its own chance, refimpl/ownchance.py; a driver sent those is used
+        requests that ask such a build for its own chance, refimpl/harness/ownchance.py; a driver sent those is used
         for nothing else).
         """
         if self.explicit_chance is not None and not as_written:

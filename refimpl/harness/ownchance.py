@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
 from .driver import BuildBroke, Driver, Refused, Rejected
-from .games import GAMES, BadSetup, RuleViolation
+from ..games import GAMES, BadSetup, RuleViolation
 
 ALPHA = 1e-7  # each distribution test's false-alarm rate: three tests, under one in a million per run
 ROLLS = 1200  # Ludo throws judged: a die with one face twice as likely is caught in every run of 2,000 simulated
@@ -197,8 +197,8 @@ def _describe(answer: Any) -> str:
 
 def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict]:
     """Throws without a face and CPU moves without a pick, game after game, until ``rolls`` throws."""
-    from .games.ludo import cpu
-    from .games.ludo.engine import LEVELS
+    from ..games.ludo import cpu
+    from ..games.ludo.engine import LEVELS
 
     j = Judge(driver, "ludo", ruleset)
     dice = Verdict("ludo", "ludo/own dice", ("LD-ROLL-1",), Tally())
@@ -245,7 +245,7 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
 def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS, games: int = BLACK_FOG_GAMES) -> list[Verdict]:
     """Starts without a map, then each game played to its end (the players' actions drawn by the kit, every
     animal die and every fog left to the build): at least ``games`` games, and on until ``rolls`` dice."""
-    from .games.black_fog import hexes
+    from ..games.black_fog import hexes
 
     j = Judge(driver, "black-fog", ruleset)
     maps = Verdict("black-fog", "black-fog/own maps", ("BF-MAP-2", "BF-MAP-3", "BF-MAP-4"))

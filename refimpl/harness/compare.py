@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from .util.jsonio import orjson
+from ..util.jsonio import orjson
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
 

@@ -15,7 +15,7 @@ import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from .errors import KitError
+from ..errors import KitError
 
 T = TypeVar("T")
 R = TypeVar("R")

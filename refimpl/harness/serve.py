@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Mapping, TextIO
 
-from .games import GAMES, Game, RuleViolation
-from . import PROTOCOL_VERSION
-from .util import jsonio
+from ..games import GAMES, Game, RuleViolation
+from .. import PROTOCOL_VERSION
+from ..util import jsonio
 
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly
 MAX_DEPTH = 64  # a request nested deeper is bad-request (specs/protocol.md)
@@ -209,7 +209,7 @@ def _depth(value: Any) -> int:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

@@ -18,10 +18,10 @@ from typing import Any
 import jsonschema
 
 from .driver import ReferenceDriver, Refused
-from .games import GAMES
+from ..games import GAMES
 from .replay import StepResult, replay
 from .trace import Trace
-from .errors import KitError
+from ..errors import KitError
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class BadChecks(KitError):
 def view_validator(game: str) -> jsonschema.Draft202012Validator | None:
     """The published state-view schema of ``game`` (refimpl/schemas/views), or None."""
     try:
-        text = resources.files(__package__).joinpath("schemas", "views", f"{game}.schema.json").read_text()
+        text = resources.files("refimpl").joinpath("schemas", "views", f"{game}.schema.json").read_text()
     except OSError:
         return None
     return jsonschema.Draft202012Validator(json.loads(text))

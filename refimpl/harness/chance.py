@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Iterator, Mapping
 
 from .driver import CallsByBatch, Driver, Op, Outcome, request
-from .games import GAMES, JSON, RuleViolation
+from ..games import GAMES, JSON, RuleViolation
 from .trace import Trace
 
 CAPABILITY = "explicit-chance"
