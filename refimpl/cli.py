@@ -13,7 +13,7 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from . import report
+from .reports import model as report
 from .rulebook import tables
 from .util import yamlsafe
 from .harness.driver import BuildBroke, DriverError, ReferenceDriver
@@ -347,7 +347,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
-    from . import runs
+    from .reports import runs
 
     if fmt == "json":
         click.echo(report.verify_json(result), nl=False)
@@ -385,7 +385,7 @@ def report_cmd(path: str, fmt: str, no_color: bool) -> None:
     """Render a saved verify report (verify --json FILE) again: as text, markdown, HTML, JSON or GitHub
     annotations. Exit: the saved run's own code (0 it conformed, 1 it did not, 3 the build broke), 2 a file
     that is no such report."""
-    from . import html_report, runs
+    from .reports import htmlpage as html_report, runs
 
     try:
         saved = runs.load_report(path)
@@ -409,7 +409,7 @@ def diff_cmd(old: str, new: str, fmt: str) -> None:
     """Compare two saved verify reports: the regressions (a check that passed, or failed as expected, now fails,
     breaks or passes unexpectedly), the fixes, the checks new and gone. Exit 1 when there is a regression, 0
     otherwise, 2 for a file that is no such report."""
-    from . import runs
+    from .reports import runs
 
     try:
         before, after = runs.load_report(old), runs.load_report(new)
@@ -433,7 +433,7 @@ def _write_text(path: str | Path, text: str) -> None:
 def _check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> None:
     """Before a run: refuse (exit 2) a badge or transcript folder holding files of the kit's kind that the kit
     did not write, so nothing of the user's is replaced and no run is wasted."""
-    from . import badges, transcript
+    from .reports import badges, transcript
 
     for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder)):
         if where:
@@ -448,7 +448,7 @@ def _write_reports(result: report.Report, junit_xml: str | None, json_path: str 
     """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
     transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
     nothing from an earlier run looks current."""
-    from . import badges, html_report, transcript
+    from .reports import badges, htmlpage as html_report, transcript
 
     where: str | None = ""
     try:
@@ -484,7 +484,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
     """Draw a trace's position before and after one step (a bundled trace or a fuzz reproducer)."""
     from .harness.processes import scope
     from .harness.protocol import ProtocolDriver
-    from .show import ShowError, render, svg
+    from .reports.show import ShowError, render, svg
 
     try:
         trace = load_traces([trace_path])[0]
@@ -862,7 +862,7 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def map_cmd(seed: int, fmt: str) -> None:
     """Print the Black Fog map generated from a seed, as a hex picture (or its tiles as JSON)."""
-    from .hexmap import draw
+    from .reports.hexmap import draw
 
     engine = GAMES["black-fog"]
     view = engine.view(engine.new_state(seed=seed))

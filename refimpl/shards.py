@@ -33,7 +33,7 @@ from typing import Any, Sequence
 from .harness.driver import BuildBroke
 from .harness.executor import run_jobs
 from .rulebook.profiles import Profile, by_game, using
-from .report import BROKE, FAILED, SKIPPED, Check, Report
+from .reports.model import BROKE, FAILED, SKIPPED, Check, Report
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2

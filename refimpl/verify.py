@@ -24,16 +24,16 @@ from .games import GAMES, Game, RuleViolation
 from .games.base import owners
 from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .harness.replay import CONFORMS, MISMATCH, NOT_RUN, TraceResult, outcome_difference, plan, replay_all, step_op
-from .report import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
-                     shown_path, trace_failure)
-from .safetext import bounded
+from .reports.model import (BROKE, FAILED, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
+                            shown_path, trace_failure)
+from .reports.safetext import bounded
 from .scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_RUN as SCENARIO_NOT_RUN,
                         PASSED as SCENARIO_PASSED, Builds, FeatureError, Mismatch, NotRun, Outcome, Scenario,
                         Selected, UndefinedStep, bundled, check_steps, run_scenario)
 from .scenarios.runner import transcript_of
 from .harness.trace import Steps, Trace, TraceError, by_reference, load_traces
 from .rulebook.profiles import Profile, by_game, using
-from .transcript import exchanges
+from .reports.transcript import exchanges
 from .errors import KitError
 
 

@@ -1,4 +1,4 @@
-"""Shields endpoint badges (refimpl/badges.py): one per game and one for the run, each valid against
+"""Shields endpoint badges (refimpl/reports/badges.py): one per game and one for the run, each valid against
 refimpl/schemas/output/badge.schema.json, and the run's badge green exactly when verify exits 0."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import pytest
 from refimpl import __version__
 from refimpl.suite import digest
 
-from refimpl.badges import badges, write_badges
+from refimpl.reports.badges import badges, write_badges
 from refimpl.harness.driver import BuildBroke
 from refimpl.errors import Exit
-from refimpl.report import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
+from refimpl.reports.model import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "refimpl/schemas/output/badge.schema.json").read_text(encoding="utf-8"))

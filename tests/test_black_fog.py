@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from refimpl.games import GAMES
 from refimpl.games.black_fog import hexes
-from refimpl.hexmap import draw
+from refimpl.reports.hexmap import draw
 
 BF = GAMES["black-fog"]
 ROOT = Path(__file__).resolve().parent.parent

@@ -125,7 +125,7 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files
 
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:
-    from refimpl.report import FAILED, XFAIL, Check, Failure, FieldDiff
+    from refimpl.reports.model import FAILED, XFAIL, Check, Failure, FieldDiff
     from refimpl.verify import Expectation, apply_expectations
 
     fields = (FieldDiff("turn", "cpu1", "human", "LD-CAP-2"), FieldDiff("result", None, "human", "LD-END-1"))
@@ -150,7 +150,7 @@ def test_an_entry_may_name_one_example_of_a_scenario_outline() -> None:
 
 
 def test_a_broken_check_s_transcript_ends_at_the_request_never_answered() -> None:
-    from refimpl.transcript import exchanges
+    from refimpl.reports.transcript import exchanges
 
     record = [{"request": {"id": i, "op": "state"}} for i in range(4)] + [
         {"response": {"id": 0, "ok": True}}, {"response": {"id": 1, "ok": True}},

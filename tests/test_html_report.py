@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from refimpl import html_report
-from refimpl.html_report import is_view
+from refimpl.reports import htmlpage as html_report
+from refimpl.reports.htmlpage import is_view
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
-from refimpl.report import Report, verify_json
+from refimpl.reports.model import Report, verify_json
 from refimpl.harness.trace import load_traces
 from refimpl.verify import _trace_check
 from tests.builds.wrong import VARIANTS
@@ -358,7 +358,7 @@ HOSTILE = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>', "</s
 
 
 def _hostile_report() -> Report:
-    from refimpl.report import BROKE, FAILED, SKIPPED, XFAIL, XPASS, Check, Failure, FieldDiff
+    from refimpl.reports.model import BROKE, FAILED, SKIPPED, XFAIL, XPASS, Check, Failure, FieldDiff
 
     h = " ".join(HOSTILE)
     view = {"game": "ludo", "ruleset": "v1", "seed": 1, "turn": h, "phase": h, "roll": h, "sixes": 0,

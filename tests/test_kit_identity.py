@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from refimpl import __version__, suite
-from refimpl.badges import badges
-from refimpl.html_report import render
-from refimpl.report import junit_xml, verify_json, verify_text
+from refimpl.reports.badges import badges
+from refimpl.reports.htmlpage import render
+from refimpl.reports.model import junit_xml, verify_json, verify_text
 from refimpl.verify import verify
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")

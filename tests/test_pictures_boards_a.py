@@ -12,7 +12,7 @@ import pytest
 
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
-from refimpl.pictures import beacon_lines, lantern_quay, ludo
+from refimpl.reports.pictures import beacon_lines, lantern_quay, ludo
 from refimpl.harness.replay import replay
 from refimpl.harness.trace import load_traces
 

@@ -13,10 +13,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from refimpl import pictures
+from refimpl.reports import pictures
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
-from refimpl.pictures import black_fog, conquest_king
+from refimpl.reports.pictures import black_fog, conquest_king
 from refimpl.harness.replay import step_op
 from refimpl.harness.trace import load_traces
 

@@ -19,8 +19,8 @@ from typing import Any, Iterator
 import pytest
 
 from refimpl.harness.driver import BuildBroke
-from refimpl.report import (BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report, json_safe, junit_xml,
-                            printable, verify_json, verify_text, xml_safe)
+from refimpl.reports.model import (BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report, json_safe, junit_xml,
+                                   printable, verify_json, verify_text, xml_safe)
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD_UTF8 = b"\xff\xfe\xc3( \xed\xa0\x80 \xf0\x28\x8c\xbc"

@@ -212,7 +212,7 @@ def test_badges_beside_an_oci_manifest_leave_it_and_refuse_a_users_badge_name(tm
 
 
 def test_transcript_names_never_collide() -> None:
-    from refimpl.transcript import file_name
+    from refimpl.reports.transcript import file_name
 
     names = ["a b", "a?b", "a_b", "a/b", "a__b", "ludo/capture", "x" * 300, "x" * 299 + "y"]
     files = [file_name(n) for n in names]

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refimpl.rulebook.profiles import load_profile
-from refimpl.report import FAILED, SKIPPED
+from refimpl.reports.model import FAILED, SKIPPED
 from refimpl.shards import deal
 from refimpl.verify import verify
 

@@ -221,7 +221,7 @@ def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 
 def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
-    from ..report import BROKE as CHECK_BROKE, FAILED
+    from ..reports.model import BROKE as CHECK_BROKE, FAILED
     from ..verify import verify
 
     game = game_of(site.file)
@@ -454,7 +454,7 @@ def score_text(result: Score, header: str = "") -> str:
 def score_json(result: Score) -> dict[str, Any]:
     """The score for machines (schema: refimpl/schemas/output/mutants.schema.json): games and operators as
     lists of rows, score and raw as fractions (numerator, denominator, probability), safe for strict JSON."""
-    from ..report import fraction, json_safe
+    from ..reports.model import fraction, json_safe
 
     def tally(t: Tally) -> dict[str, Any]:
         return {**asdict(t), "score": fraction(t.detected, t.sampled - t.equivalent - t.error),

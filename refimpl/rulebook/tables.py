@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ..games import GAMES, BadSetup
-from ..report import fraction
+from ..reports.model import fraction
 
 
 @dataclass(frozen=True)

@@ -182,7 +182,7 @@ class Builds:
 
 def transcript_of(driver: Driver) -> list[dict[str, Any]]:
     """The scenario's raw exchanges, the build's hello first (for an outside build)."""
-    from ..transcript import exchanges
+    from ..reports.transcript import exchanges
 
     inner = getattr(driver, "inner", driver)
     record = getattr(inner, "transcript", None) or []

@@ -10,11 +10,11 @@ from html import escape
 from typing import Any
 
 from . import pictures
-from .harness.compare import every_whole_difference
-from .harness.driver import Driver, Refused, Rejected, ReferenceDriver, request
-from .harness.replay import step_op
-from .harness.trace import Trace
-from .errors import KitError
+from ..harness.compare import every_whole_difference
+from ..harness.driver import Driver, Refused, Rejected, ReferenceDriver, request
+from ..harness.replay import step_op
+from ..harness.trace import Trace
+from ..errors import KitError
 
 
 class ShowError(KitError):
@@ -75,7 +75,7 @@ def render(trace: Trace, number: int, observer: str | None = None, build: Driver
     """A self-contained HTML page: the step, then the position before and after it on the reference (and
     after it on ``build``, differing fields outlined). Raises ShowError, BuildBroke."""
     if observer is not None:
-        from .games import GAMES
+        from ..games import GAMES
 
         players = GAMES[trace.game].info.players if trace.game in GAMES else ()
         if observer not in players:

@@ -12,16 +12,16 @@ from typing import Any, Iterable, Sequence
 
 from rich.cells import cell_len
 
-from . import PROTOCOL_VERSION, suite
-from .harness.compare import MISSING, Difference, flatten
+from .. import PROTOCOL_VERSION, suite
+from ..harness.compare import MISSING, Difference, flatten
 from .safetext import bounded, json_safe, printable, xml_safe  # noqa: F401 (re-exported)
-from .harness.driver import BuildBroke
-from .errors import Exit
-from .games import GAMES
-from .games.base import owners
-from .harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
-from .harness.trace import Trace
-from .rulebook.rules import code_rules, first_sentence, rule_lines, spec_rules
+from ..harness.driver import BuildBroke
+from ..errors import Exit
+from ..games import GAMES
+from ..games.base import owners
+from ..harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from ..harness.trace import Trace
+from ..rulebook.rules import code_rules, first_sentence, rule_lines, spec_rules
 
 
 # The status of one check in a verify run.

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from .util import yamlsafe
-from .harness.compare import MISSING
-from .harness.driver import BuildBroke
-from .errors import KitError
-from .util.files import read_bytes
-from .report import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
-                     first_sentence, rule_words, show_value)
+from ..util import yamlsafe
+from ..harness.compare import MISSING
+from ..harness.driver import BuildBroke
+from ..errors import KitError
+from ..util.files import read_bytes
+from .model import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
+                    first_sentence, rule_words, show_value)
 
 _STATUS = {s.replace("-", "_"): s for s in STATUSES}
 LIMIT = 256 << 20  # bytes of a saved report the kit reads

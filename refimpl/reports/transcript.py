@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .harness.driver import JSON
-from .util.files import OwnedFolder
+from ..harness.driver import JSON
+from ..util.files import OwnedFolder
 
 
 def exchanges(record: Iterable[dict[str, JSON]], ids: range | None = None) -> list[dict[str, JSON]]:

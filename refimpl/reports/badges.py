@@ -26,9 +26,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .util.files import OwnedFolder
-from .games import GAMES
-from .report import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
+from ..util.files import OwnedFolder
+from ..games import GAMES
+from .model import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
 
 ALL = "all"
 KIT = "kit"

@@ -6,9 +6,9 @@ extra actions in full, the expected and actual positions side by side with what 
 step moved drawn, the later differences of the trace); then the conformance matrix, a game whose checks all
 passed folded.
 
-The page is rendered by Jinja2 from ``refimpl/templates`` with autoescaping on: every value (a build's name,
+The page is rendered by Jinja2 from ``refimpl/reports/templates`` with autoescaping on: every value (a build's name,
 stderr and answers among them) reaches the page escaped and made printable (``_finalize``); only the pictures
-(``refimpl.pictures``, which escape what they draw) and the rule texts (escaped, then given their code spans)
+(``refimpl.reports.pictures``, which escape what they draw) and the rule texts (escaped, then given their code spans)
 are marked safe."""
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup, escape
 
-from . import pictures, suite
-from .harness.compare import MISSING, every_whole_difference
-from .games import GAMES
-from .report import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff,
-                     Report, VERDICTS, printable, show_value, snake)
-from .rulebook.rules import spec_rules
+from . import pictures
+from .. import suite
+from ..harness.compare import MISSING, every_whole_difference
+from ..games import GAMES
+from .model import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
+                    VERDICTS, printable, show_value, snake)
+from ..rulebook.rules import spec_rules
 
 LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full
 INNER = 60  # differences listed inside one differing field that holds a list or an object
@@ -83,7 +84,7 @@ def _rule_words(text: str) -> Markup:
 
 @cache
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("refimpl", "templates"), autoescape=True,
+    env = jinja2.Environment(loader=jinja2.PackageLoader("refimpl.reports", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, finalize=_finalize, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(compact=_compact, pretty=_pretty, rule_words=_rule_words)

@@ -28,7 +28,7 @@ LEFT, TOP = 24, 62  # room for row numbers, the header and column numbers
 def _profile() -> tuple[dict[str, tuple[int, int]], int]:
     """Castles and the deployment width: the view does not hold them, the ruleset profile does."""
     try:
-        from ..games import GAMES
+        from ...games import GAMES
 
         p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
         return dict(p.castles), int(p.deploy_columns)

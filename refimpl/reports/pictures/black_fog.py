@@ -11,7 +11,7 @@ import re
 from itertools import islice
 from typing import Any, Callable, Mapping
 
-from ..games.black_fog.hexes import distance, ring
+from ...games.black_fog.hexes import distance, ring
 from .boardparts import (Segment, as_int, changes, clean, differs, field_rows, field_text, notes, outline, path_attrs,
                          show)
 from .svg import MARK, MOVE, arrow, coord, esc, ghost_ring, is_marked, moved_halo, svg

@@ -1,0 +1,10 @@
+"""The reports: what a run found, in every form it is shown.
+
+- ``model``: the verify report (checks, their failures with the rules that own each differing field, the
+  matrix, the exit code) and its text, JSON and JUnit renderings, and replay's ledgers;
+- ``htmlpage``: the report as one self-contained HTML page (Jinja2, ``templates/``), with ``pictures/`` of the
+  positions; ``show``: one step of a trace drawn; ``hexmap``: the Black Fog map as text;
+- ``badges``: Shields endpoint badges; ``transcript``: a failing check's raw exchanges as JSON Lines;
+- ``runs``: saved reports read back, compared, and shown as CI shows them;
+- ``safetext``: what a build sent, made safe for a terminal, JSON and XML.
+"""
