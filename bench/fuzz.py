@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from refimpl.fuzz import FuzzSettings, fuzz  # noqa: E402
+from refimpl.campaigns.fuzz import FuzzSettings, fuzz  # noqa: E402
 from refimpl.games import GAMES  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from refimpl.games import GAMES  # noqa: E402
-from refimpl.simulate import game_seeds, play_game  # noqa: E402
+from refimpl.campaigns.simulate import game_seeds, play_game  # noqa: E402
 
 REPEATS = 3
 

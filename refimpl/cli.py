@@ -553,7 +553,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
     not) and other requests. Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage,
     3 the build broke (crashed, hung, or answered out of protocol; reproducer written when it can be).
     """
-    from .fuzz import BROKE, DIVERGES, FuzzSettings, fuzz
+    from .campaigns.fuzz import BROKE, DIVERGES, FuzzSettings, fuzz
 
     if game not in GAMES:
         _fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
@@ -664,8 +664,8 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     Exit 0 when every game reaches --min-score, 1 when one does not, 2 bad usage or a stale
     equivalents file.
     """
-    from .mutants import (MutantsError, equivalence, game_of, load_equivalents, population, run_campaign, sample,
-                          score, score_json, score_text, stale_judgements)
+    from .campaigns.mutants import (MutantsError, equivalence, game_of, load_equivalents, population, run_campaign,
+                                    sample, score, score_json, score_text, stale_judgements)
 
     everything = population()
     known = sorted({game_of(s.file) for s in everything})
@@ -678,7 +678,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
         _fail(str(exc))
     stale = stale_judgements(judgements, everything)
     if stale:
-        _fail("refimpl/mutants/equivalents.yaml no longer fits the code; review these entries:\n  "
+        _fail("refimpl/campaigns/mutants/equivalents.yaml no longer fits the code; review these entries:\n  "
               + "\n  ".join(stale))
     if ids:
         unknown_ids = sorted(set(ids) - {s.id for s in everything})
@@ -805,8 +805,8 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
                  quiet: bool, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
     from .util.files import write_file
-    from .simulate import (Interrupted, SimulateError, simulate, summary_csv, summary_json, summary_svg,
-                           summary_text)
+    from .campaigns.simulate import (Interrupted, SimulateError, simulate, summary_csv, summary_json, summary_svg,
+                                     summary_text)
 
     if plot is not None and not plot.lower().endswith(".svg"):
         _fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")

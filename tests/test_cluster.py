@@ -20,7 +20,7 @@ pytest.importorskip("distributed", reason="Dask distributed is not installed (th
 
 from refimpl.cli import main  # noqa: E402
 from refimpl.harness.executor import ExecutorError, run_jobs  # noqa: E402
-from refimpl.simulate import simulate, summary_json  # noqa: E402
+from refimpl.campaigns.simulate import simulate, summary_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # One cluster per run: under pytest-xdist (make test: --dist loadgroup) these tests share one worker process.

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refimpl.fuzz import DIVERGES, FuzzSettings, fuzz
-from refimpl.fuzz.cases import CaseDraw, CaseShape, draw_case, options
-from refimpl.fuzz.draw import Draw
-from refimpl.fuzz.inputs import bend_action, bend_start, odd_action
-from refimpl.fuzz.judge import judge_drawn
-from refimpl.fuzz.positions import DRAWERS
+from refimpl.campaigns.fuzz import DIVERGES, FuzzSettings, fuzz
+from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case, options
+from refimpl.campaigns.fuzz.draw import Draw
+from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
+from refimpl.campaigns.fuzz.judge import judge_drawn
+from refimpl.campaigns.fuzz.positions import DRAWERS
 from refimpl.harness.driver import ReferenceDriver, request
 from refimpl.games import GAMES, RuleViolation
 from refimpl.harness.protocol import ProtocolDriver
@@ -280,7 +280,7 @@ def test_fuzz_searches_for_its_time_budget_and_reports_its_rate(tmp_path: Path,
     round of Hypothesis searches, and the report gives cases and requests a second."""
     import time
 
-    from refimpl.fuzz import campaign
+    from refimpl.campaigns.fuzz import campaign
 
     monkeypatch.setattr(campaign, "ROUND", 20)
     started = time.monotonic()
@@ -329,9 +329,9 @@ def test_the_reproducer_keeps_only_the_set_up_the_divergence_needs(tmp_path: Pat
 
 
 def test_setup_pruning_keeps_a_removal_only_when_the_divergence_stays() -> None:
-    from refimpl.fuzz.cases import Case
-    from refimpl.fuzz.judge import Judged
-    from refimpl.fuzz.reproducer import SetupPruner
+    from refimpl.campaigns.fuzz.cases import Case
+    from refimpl.campaigns.fuzz.judge import Judged
+    from refimpl.campaigns.fuzz.reproducer import SetupPruner
 
     setup = {"terrain": ["...."], "units": [{"id": 1}, {"id": 2}, {"id": 3}], "map": {"fog": ["a", "b"]},
              "turn": 2}
@@ -382,8 +382,8 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
 def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> None:
     """Every edge seed's next throw after its ``throws`` meets one of the four outputs an unbiased die throws
     away (ruling LD-R5); drawn set-ups use them, so a build taking the output mod 6 is found."""
-    from refimpl.fuzz.cases import draw_start
-    from refimpl.fuzz.positions import ludo_stream_edges
+    from refimpl.campaigns.fuzz.cases import draw_start
+    from refimpl.campaigns.fuzz.positions import ludo_stream_edges
     from refimpl.games import streams
 
     b = GAMES["ludo"].board
@@ -401,7 +401,7 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
 # --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------
 
 def _ck_draws(n: int) -> list[dict[str, Any]]:
-    from refimpl.fuzz.positions import conquest_king
+    from refimpl.campaigns.fuzz.positions import conquest_king
 
     return [conquest_king(Draw(seed=i), GAMES["conquest-king"], "v1") for i in range(n)]
 
@@ -473,7 +473,7 @@ def test_conquest_king_drawn_set_ups_put_the_enemy_near_a_hidden_ambush_or_a_fri
 
 def _ck_focus(state: Any, want: Any, tries: int = 600) -> list[Any]:
     """The actions the Conquest King step focus proposes at ``state`` over ``tries`` draws that ``want`` keeps."""
-    from refimpl.fuzz.positions import conquest_king_step
+    from refimpl.campaigns.fuzz.positions import conquest_king_step
 
     engine = GAMES["conquest-king"]
     legal = [engine.action_json(a) for a in engine.legal_actions(state)]
@@ -528,7 +528,7 @@ def test_conquest_king_step_focus_throws_the_tie_and_the_extremes_and_waits_for_
 def test_conquest_king_step_focus_spends_a_budget_then_deploys_out_of_zone_over_budget() -> None:
     """Once a side has placed only its dearest units it mostly goes on, until a deploy both out of its zone and
     over budget, refused for the square (CK-FORM-2: the first rule in the order of "Actions")."""
-    from refimpl.fuzz.positions import conquest_king_step
+    from refimpl.campaigns.fuzz.positions import conquest_king_step
 
     engine = GAMES["conquest-king"]
     d = Draw(seed=3)

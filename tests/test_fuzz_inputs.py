@@ -1,11 +1,11 @@
-"""What fuzz sends that random play never would (refimpl/fuzz/inputs.py and positions.py): each input a
+"""What fuzz sends that random play never would (refimpl/campaigns/fuzz/inputs.py and positions.py): each input a
 misreading in the catalogue needed, drawn often enough to be found in seconds."""
 
 from __future__ import annotations
 
-from refimpl.fuzz.draw import Draw
-from refimpl.fuzz.inputs import UI_TYPES, bend_value, odd_action
-from refimpl.fuzz.positions import ludo
+from refimpl.campaigns.fuzz.draw import Draw
+from refimpl.campaigns.fuzz.inputs import UI_TYPES, bend_value, odd_action
+from refimpl.campaigns.fuzz.positions import ludo
 from refimpl.games import GAMES, RuleViolation
 
 

@@ -1,12 +1,12 @@
-"""Shrinking a fuzz finding (refimpl/fuzz/shrink.py): the set-up is thinned before steps are dropped, so a
+"""Shrinking a fuzz finding (refimpl/campaigns/fuzz/shrink.py): the set-up is thinned before steps are dropped, so a
 round's animal phase without the animals the fault does not need is short, and its leftover steps go."""
 
 from __future__ import annotations
 
 import time
 
-from refimpl.fuzz.cases import Case, Request
-from refimpl.fuzz.shrink import Shrinker
+from refimpl.campaigns.fuzz.cases import Case, Request
+from refimpl.campaigns.fuzz.shrink import Shrinker
 
 
 def _case(animals: list[dict[str, str]], steps: int) -> Case:

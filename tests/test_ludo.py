@@ -17,7 +17,7 @@ from refimpl.games.ludo import cpu
 from refimpl.games.ludo.cpu import risk_216, scores
 from refimpl.games.ludo.engine import Turn
 from refimpl.games.streams import draw, faces, splitmix64
-from refimpl.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
+from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 
 LUDO = GAMES["ludo"]
 ROOT = Path(__file__).resolve().parent.parent

@@ -199,7 +199,7 @@ def test_fuzz_json_with_and_without_a_finding(tmp_path: Path) -> None:
 
 
 def test_mutants_json(tmp_path: Path) -> None:
-    from refimpl.mutants import campaign, population
+    from refimpl.campaigns.mutants import campaign, population
 
     sites = [s for s in population() if s.file.endswith("beacon-lines.yaml")][:3]
     kit = campaign.kit_fingerprint("verify")

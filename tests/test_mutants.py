@@ -7,10 +7,10 @@ import hashlib
 import textwrap
 from pathlib import Path
 
-from refimpl.mutants import (EQUIVALENTS, Judgement, equivalence, game_of, load_equivalents, mutate, population,
-                             run_campaign, sample, score, score_text, stale_judgements)
-from refimpl.mutants.campaign import KILLED, BROKE, SURVIVED, Job, run_mutant
-from refimpl.mutants.operators import data_sites, python_sites
+from refimpl.campaigns.mutants import (EQUIVALENTS, Judgement, equivalence, game_of, load_equivalents, mutate,
+                                       population, run_campaign, sample, score, score_text, stale_judgements)
+from refimpl.campaigns.mutants.campaign import KILLED, BROKE, SURVIVED, Job, run_mutant
+from refimpl.campaigns.mutants.operators import data_sites, python_sites
 
 ROOT = Path(__file__).resolve().parent.parent
 

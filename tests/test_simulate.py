@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refimpl.cli import main
-from refimpl.simulate import seat_levels, simulate, summary_csv, summary_json, summary_svg
+from refimpl.campaigns.simulate import seat_levels, simulate, summary_csv, summary_json, summary_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "refimpl" / "schemas" / "output" / "simulate.schema.json").read_text())
@@ -145,7 +145,7 @@ def test_progress_lines_when_stderr_is_a_pipe() -> None:
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=60),
        st.integers(min_value=1, max_value=25))
 def test_chunks_give_every_game_its_seed_in_order(seed: int, games: int, size: int) -> None:
-    from refimpl.simulate import _chunks, game_seeds
+    from refimpl.campaigns.simulate import _chunks, game_seeds
 
     chunks = list(_chunks(seed, games, size, ("easy",) * 4, False))
     assert [s for chunk, _, _, _ in chunks for s in chunk] == game_seeds(seed, games)

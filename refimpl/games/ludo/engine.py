@@ -253,7 +253,7 @@ class Ludo(Game[State, Action]):
         return turn.freeze(state)
 
     # The rules proper work on a mutable Turn: ``apply`` copies a state into one and freezes the result;
-    # a simulation keeps one Turn for a whole game (refimpl/simulate.py). One rule text, two speeds.
+    # a simulation keeps one Turn for a whole game (refimpl/campaigns/simulate.py). One rule text, two speeds.
     def throw(self, t: "Turn", face: int | None) -> None:
         """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move.
 

@@ -17,7 +17,7 @@ import copy
 import time
 from typing import Callable
 
-from ..games import GAMES, RuleViolation
+from ...games import GAMES, RuleViolation
 from .cases import Case, replay_mirror, setup_at, setup_lists
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None

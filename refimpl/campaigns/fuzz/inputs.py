@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-from ..games import JSON
+from ...games import JSON
 from .draw import Draw
 
 # Values a field of an action or a set-up should not take (or takes only at its edge). Integers stay within

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Callable
 
-from ..games import GAMES, JSON, streams
+from ...games import GAMES, JSON, streams
 from .draw import Draw
 
 Drawer = Callable[[Draw, Any, str], dict[str, JSON]]
@@ -331,7 +331,7 @@ STEP_FOCUS: dict[str, Callable[[Draw, Any, Any, list[JSON]], JSON | None]] = {"c
 
 
 def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
-    from ..games.black_fog import hexes
+    from ...games.black_fog import hexes
 
     tiles = sorted(engine.tiles - {(0, 0)})
     keepers = list(engine.data["keepers"])

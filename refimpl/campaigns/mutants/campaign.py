@@ -32,13 +32,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from ..util import yamlsafe
-from ..harness.executor import run_jobs
-from ..games import GAMES
+from ...util import yamlsafe
+from ...harness.executor import run_jobs
+from ...games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
-from ..errors import KitError
+from ...errors import KitError
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the pristine refimpl package
+PACKAGE = Path(__file__).resolve().parents[2]  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
 SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
 KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
@@ -195,7 +195,7 @@ def run_mutant(job: Job) -> dict[str, Any]:
 
 def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it."""
-    from ..harness.driver import BuildBroke
+    from ...harness.driver import BuildBroke
     from ..fuzz import BROKE as FUZZ_BROKE, FuzzSettings, fuzz
 
     game = game_of(site.file)
@@ -221,8 +221,8 @@ def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 
 def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
-    from ..reports.model import BROKE as CHECK_BROKE, FAILED
-    from ..verify import verify
+    from ...reports.model import BROKE as CHECK_BROKE, FAILED
+    from ...verify import verify
 
     game = game_of(site.file)
     record: dict[str, Any] = {}
@@ -245,10 +245,11 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 # --- the campaign --------------------------------------------------------------------------------
 
 # The folders of the package whose Python files judge no build, left out of the kit's fingerprint: the engines
-# under test (a mutant's own file is digested apart: Results.get), the campaigns (this power meter; the fuzzer
-# counts for ``judge`` fuzz alone) and the pictures of the reports. Every other Python file, in any folder, counts.
-NOT_JUDGING = ("games", "mutants", "fuzz", "pictures")
-FUZZER = "fuzz"
+# under test (a mutant's own file is digested apart: Results.get), the campaigns (this power meter, simulate; the
+# fuzzer counts for ``judge`` fuzz alone) and the pictures of the reports. Every other Python file, in any folder,
+# counts.
+NOT_JUDGING = ("games", "campaigns", "reports/pictures")
+FUZZER = "campaigns/fuzz"
 
 
 def _within(path: Path, folders: Iterable[str]) -> bool:
@@ -260,7 +261,7 @@ def kit_fingerprint(judge: str = "verify") -> str:
     """A digest of everything that judges a build: the harness, verify, the reports, the schemas, the scenario
     runner and steps, traces and features (and the fuzzer, for ``judge`` fuzz), by their names inside the package
     and their bytes. Python files are found in every folder of the package but NOT_JUDGING."""
-    from .. import suite
+    from ... import suite
 
     digest = hashlib.sha1(judge.encode() if judge != "verify" else b"")
     files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts and not _within(p, NOT_JUDGING))
@@ -438,7 +439,7 @@ def score_text(result: Score, header: str = "") -> str:
         for r in sorted(result.survivors, key=lambda r: (r["file"], r["line"])):
             lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]")
     if result.contradicted:
-        lines += ["", "Judged equivalent but told apart by the judge (fix refimpl/mutants/equivalents.yaml):"]
+        lines += ["", "Judged equivalent but told apart by the judge (fix refimpl/campaigns/mutants/equivalents.yaml):"]
         for r in result.contradicted:
             lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]"
                          f" by {r.get('by')}")
@@ -454,7 +455,7 @@ def score_text(result: Score, header: str = "") -> str:
 def score_json(result: Score) -> dict[str, Any]:
     """The score for machines (schema: refimpl/schemas/output/mutants.schema.json): games and operators as
     lists of rows, score and raw as fractions (numerator, denominator, probability), safe for strict JSON."""
-    from ..reports.model import fraction, json_safe
+    from ...reports.model import fraction, json_safe
 
     def tally(t: Tally) -> dict[str, Any]:
         return {**asdict(t), "score": fraction(t.detected, t.sampled - t.equivalent - t.error),

@@ -20,12 +20,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from .harness.executor import run_jobs
-from .harness.processes import Terminated, acknowledge, check_stop
-from .games import GAMES
-from .games.ludo.engine import LEVELS, Ludo, Turn
-from .games.streams import splitmix64
-from .errors import KitError
+from ..harness.executor import run_jobs
+from ..harness.processes import Terminated, acknowledge, check_stop
+from ..games import GAMES
+from ..games.ludo.engine import LEVELS, Ludo, Turn
+from ..games.streams import splitmix64
+from ..errors import KitError
 
 
 class Interrupted(Exception):
@@ -230,7 +230,7 @@ def summary_json(s: Summary) -> dict[str, object]:
     """The summary for machines (schema: refimpl/schemas/output/simulate.schema.json): a win rate as
     ``{"numerator": wins, "denominator": games, "probability": ...}``, its 95% interval as [low, high]; with
     rotation, a seat's level is null and ``per_level`` gives each level's rows."""
-    from .reports.model import fraction
+    from ..reports.model import fraction
 
     seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
     out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "rotate": s.rotate, "seats": seats,
@@ -274,7 +274,7 @@ def summary_svg(s: Summary) -> str:
     with ``data-seat`` (or ``data-level``), a ``data-win-rate`` and a ``<title>`` tooltip."""
     from xml.sax.saxutils import escape, quoteattr
 
-    from .reports.safetext import xml_safe
+    from ..reports.safetext import xml_safe
 
     def text(value: object) -> str:
         return escape(xml_safe(str(value)))

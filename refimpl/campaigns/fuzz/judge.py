@@ -8,12 +8,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from ..harness.chance import ExplicitChance, is_explicit
-from ..harness.compare import MISSING, Difference, first_difference, whole_difference
-from ..harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
-from ..games import GAMES, JSON
-from ..harness.replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
-from ..harness.trace import Step, Trace
+from ...harness.chance import ExplicitChance, is_explicit
+from ...harness.compare import MISSING, Difference, first_difference, whole_difference
+from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
+from ...games import GAMES, JSON
+from ...harness.replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
+from ...harness.trace import Step, Trace
 from .cases import Case, CaseDraw
 
 
@@ -60,7 +60,7 @@ class Divergence:
                 parts.append(f"{len(twice)} listed more than once")
             return (f"{self.difference.path}: {', '.join(parts) or 'the same actions'} (the reference lists "
                     f"{len(expected)}, the build {len(actual)})")
-        from ..reports.model import list_change
+        from ...reports.model import list_change
 
         change = list_change(self.difference.expected, self.difference.actual)
         if change is not None:

@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from ..harness.driver import BuildBroke, DriverError, ReferenceDriver
-from ..harness.executor import run_jobs
-from ..games import GAMES
-from ..harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from ..harness.replay import replay_all
-from ..util.files import write_file
-from ..harness.processes import acknowledge, check_stop
-from ..rulebook.profiles import Profile, using
-from ..harness.trace import dump_trace, load_trace
+from ...harness.driver import BuildBroke, DriverError, ReferenceDriver
+from ...harness.executor import run_jobs
+from ...games import GAMES
+from ...harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from ...harness.replay import replay_all
+from ...util.files import write_file
+from ...harness.processes import acknowledge, check_stop
+from ...rulebook.profiles import Profile, using
+from ...harness.trace import dump_trace, load_trace
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
 from .judge import Divergence, Judged, explain, judge, judge_drawn
@@ -347,7 +347,7 @@ class FuzzReport:
     def json(self) -> dict[str, Any]:
         """The report for machines (schema: refimpl/schemas/output/fuzz.schema.json), safe for strict JSON.
         ``request``, ``expected``, ``actual`` and a campaign's ``case`` are the protocol's values as sent."""
-        from ..reports.model import json_safe
+        from ...reports.model import json_safe
 
         def finding(f: Finding | None, case: bool = False) -> dict[str, Any] | None:
             if f is None:
@@ -357,7 +357,7 @@ class FuzzReport:
                    "stderr": f.stderr}
             return {**out, "case": f.case} if case else out
 
-        from ..suite import identity
+        from ...suite import identity
 
         d = self.divergence
         return json_safe({

@@ -19,8 +19,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
-from ..harness.driver import Refused, Rejected
-from ..games import GAMES, JSON
+from ...harness.driver import Refused, Rejected
+from ...games import GAMES, JSON
 from .cases import Case, setup_at, setup_lists
 from .judge import Divergence, Judged
 

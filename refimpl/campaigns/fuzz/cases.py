@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..harness.driver import Op, Outcome, ReferenceDriver, outcome, request
-from ..games import GAMES, JSON, Game, RuleViolation
-from ..harness.trace import Step, Steps, Trace
+from ...harness.driver import Op, Outcome, ReferenceDriver, outcome, request
+from ...games import GAMES, JSON, Game, RuleViolation
+from ...harness.trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
 from .positions import EDGES, STEP_FOCUS, drawer
