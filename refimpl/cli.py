@@ -8,6 +8,7 @@ import os
 import shlex
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, NoReturn
 
@@ -313,14 +314,18 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     """
     from .harness.preflight import BadChecks
     from .harness.processes import scope
-    from .verify import VerifyError, verify
+    from .verify import VerifyError, VerifySettings, verify
 
+    settings = VerifySettings(traces=trace_paths, games=games, rulesets=rulesets, keyword=keyword,
+                              expect_fail=expect_fail, timeout=timeout, scenarios=not no_scenarios,
+                              pipeline=not lock_step, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
+                              oracle=not no_oracle, max_time=max_time, transcripts=transcript_dir is not None,
+                              jobs=jobs)
     if list_only:
         from .verify import list_checks
 
         try:
-            found = list_checks(list(trace_paths) or None, None, list(games) or None, list(rulesets) or None,
-                                keyword, not no_scenarios, perft_depth)
+            found = list_checks(settings)
         except (TraceError, VerifyError, BadChecks) as exc:
             _fail(str(exc))
         if fmt == "json":
@@ -334,15 +339,10 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     if command is None:
         command = f"{shlex.quote(sys.executable)} -m refimpl serve"
     _check_report_paths(badge_dir, transcript_dir)
-    profiles = _profiles(profile_files)
+    settings = replace(settings, profiles=tuple(_profiles(profile_files)))
     try:
         with scope():
-            result = verify(command, traces=list(trace_paths) or None, games=list(games) or None,
-                            rulesets=list(rulesets) or None, keyword=keyword, expect_fail=expect_fail,
-                            timeout=timeout, scenarios=not no_scenarios, pipeline=not lock_step,
-                            perft_depth=perft_depth, twice=twice, oracle=not no_oracle, fail_fast=fail_fast,
-                            max_time=max_time, progress=None if quiet else _progress_printer(),
-                            transcripts=transcript_dir is not None, profiles=profiles, jobs=jobs)
+            result = verify(command, settings, None if quiet else _progress_printer())
     except (TraceError, VerifyError, BadChecks) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print

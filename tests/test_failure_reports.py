@@ -126,7 +126,7 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:
     from refimpl.reports.model import FAILED, XFAIL, Check, Failure, FieldDiff
-    from refimpl.verify import Expectation, apply_expectations
+    from refimpl.verify.expectations import Expectation, apply_expectations
 
     fields = (FieldDiff("turn", "cpu1", "human", "LD-CAP-2"), FieldDiff("result", None, "human", "LD-END-1"))
     check = Check("trace", "ludo", "ludo/t", ("LD-CAP-2", "LD-END-1"), FAILED, failure=Failure("t", 1, 1, "a",
@@ -141,7 +141,8 @@ def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_
 
 def test_an_entry_may_name_one_example_of_a_scenario_outline() -> None:
     from refimpl.scenarios import bundled
-    from refimpl.verify import Expectation, VerifyError, check_expectations
+    from refimpl.verify import VerifyError
+    from refimpl.verify.expectations import Expectation, check_expectations
 
     entry = Expectation("scenario", "A Home is never a target [red", "r", "f:1")
     check_expectations([entry], [], bundled())  # raises VerifyError when it names nothing

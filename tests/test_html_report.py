@@ -24,7 +24,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
 from refimpl.reports.model import Report, verify_json
 from refimpl.harness.trace import load_traces
-from refimpl.verify import _trace_check
+from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def _report() -> Report:
         _, factory, _ = VARIANTS[variant]
         build = ReferenceDriver({game: factory()}, name=variant)
         mine = [t for t in TRACES if t.game == game]
-        report.checks += [_trace_check(r.trace, r) for r in replay_all(mine, build, oracle=ReferenceDriver())]
+        report.checks += [trace_check(r.trace, r) for r in replay_all(mine, build, oracle=ReferenceDriver())]
     return report
 
 
@@ -220,7 +220,7 @@ def test_a_refusal_due_draws_the_unchanged_position_as_expected() -> None:
     build = ReferenceDriver({game: factory()}, name="second-claim")
     report = Report("second-claim")
     mine = [t for t in TRACES if t.game == game]
-    report.checks += [_trace_check(r.trace, r) for r in replay_all(mine, build, oracle=ReferenceDriver())]
+    report.checks += [trace_check(r.trace, r) for r in replay_all(mine, build, oracle=ReferenceDriver())]
     moved_on = [c for c in report.checks if c.failure is not None and is_view(c.failure.actual_view)
                 and not is_view(c.failure.expected_view)]
     assert moved_on
@@ -316,7 +316,7 @@ def test_every_problem_is_linked_from_the_top_and_comes_before_the_matrix(report
 
 def test_a_passing_game_is_folded_and_a_failing_one_open() -> None:
     report = _report_of("capture-bonus")
-    report.checks += [_trace_check(r.trace, r) for r in
+    report.checks += [trace_check(r.trace, r) for r in
                       replay_all([t for t in TRACES if t.game == "lantern-quay"], ReferenceDriver(),
                                  oracle=ReferenceDriver())]
     assert {c.status for c in report.checks if c.game == "lantern-quay"} == {"passed"}
@@ -329,7 +329,7 @@ def _report_of(variant: str) -> Report:
     game, factory, _ = VARIANTS[variant]
     build = ReferenceDriver({game: factory()}, name=variant)
     report = Report(variant, build=variant)
-    report.checks += [_trace_check(r.trace, r) for r in
+    report.checks += [trace_check(r.trace, r) for r in
                       replay_all([t for t in TRACES if t.game == game], build, oracle=ReferenceDriver())]
     return report
 

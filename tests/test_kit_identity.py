@@ -16,7 +16,7 @@ from refimpl import __version__, suite
 from refimpl.reports.badges import badges
 from refimpl.reports.htmlpage import render
 from refimpl.reports.model import junit_xml, verify_json, verify_text
-from refimpl.verify import verify
+from refimpl.verify import VerifySettings, verify
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 REFERENCE = f"{shlex.quote(sys.executable)} -m refimpl serve"
@@ -24,7 +24,7 @@ REFERENCE = f"{shlex.quote(sys.executable)} -m refimpl serve"
 
 @pytest.fixture(scope="module")
 def report():  # type: ignore[no-untyped-def]
-    return verify(REFERENCE, games=["ludo"], keyword="capture")
+    return verify(REFERENCE, VerifySettings(games=["ludo"], keyword="capture"))
 
 
 def test_the_version_is_semantic_and_the_changelog_has_it() -> None:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from refimpl.rulebook.profiles import load_profile
 from refimpl.reports.model import FAILED, SKIPPED
-from refimpl.shards import deal
-from refimpl.verify import verify
+from refimpl.verify import VerifySettings, verify
+from refimpl.verify.shards import deal
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)
@@ -31,7 +31,7 @@ def misread(key: str) -> str:
 
 
 def same_as_one_job(command: str, **options: Any) -> None:
-    one, two = verify(command, **options), verify(command, jobs=2, **options)
+    one, two = verify(command, VerifySettings(**options)), verify(command, VerifySettings(jobs=2, **options))
     assert [c.name for c in two.checks] == [c.name for c in one.checks]
     for a, b in zip(one.checks, two.checks):
         assert dataclasses.replace(b, seconds=0.0) == dataclasses.replace(a, seconds=0.0), a.name
@@ -61,7 +61,7 @@ def test_workers_play_the_reference_under_the_builders_profile(tmp_path: Path) -
     profile = load_profile(path)
     same_as_one_job(f"{SERVE} --profile {shlex.quote(str(path))}", games=["conquest-king"], profiles=[profile],
                     keyword="ambush")
-    wrong = verify(SERVE, games=["conquest-king"], profiles=[profile], jobs=2, keyword="ambush")
+    wrong = verify(SERVE, VerifySettings(games=["conquest-king"], profiles=[profile], jobs=2, keyword="ambush"))
     assert wrong.count(FAILED) > 0  # the default rules under a profile that changes them: the workers knew
 
 
@@ -70,18 +70,18 @@ def test_spawned_workers_select_the_same_checks(tmp_path: Path) -> None:
     script = (
         "import dataclasses, json, multiprocessing, sys\n"
         "multiprocessing.set_start_method('spawn')\n"
-        "from refimpl.verify import verify\n"
-        f"r = verify({misread('BF-FORM-1')!r}, games=['black-fog'], jobs=2)\n"
+        "from refimpl.verify import VerifySettings, verify\n"
+        f"r = verify({misread('BF-FORM-1')!r}, VerifySettings(games=['black-fog'], jobs=2))\n"
         "print(json.dumps([[c.name, c.status, c.detail] for c in r.checks]))\n")
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    one = verify(misread("BF-FORM-1"), games=["black-fog"])
+    one = verify(misread("BF-FORM-1"), VerifySettings(games=["black-fog"]))
     assert json.loads(proc.stdout) == [[c.name, c.status, c.detail] for c in one.checks]
 
 
 def test_fail_fast_stops_every_worker() -> None:
-    whole = verify(misread("BL-SCORE-2"), games=["beacon-lines"], scenarios=False)
-    report = verify(misread("BL-SCORE-2"), games=["beacon-lines"], fail_fast=True, jobs=2)
+    whole = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], scenarios=False))
+    report = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], fail_fast=True, jobs=2))
     statuses = [c.status for c in report.checks]
     first = statuses.index(FAILED)
     assert all(s == SKIPPED for s in statuses[first + 1:]) and report.stopped.startswith("--fail-fast")
@@ -116,5 +116,5 @@ def test_deal_puts_every_check_in_one_shard_and_balances_them(weights: list[int]
 def test_no_build_process_is_left_behind() -> None:
     import psutil
 
-    verify(misread("CK-ATK-3"), games=["conquest-king"], jobs=2, fail_fast=True)
+    verify(misread("CK-ATK-3"), VerifySettings(games=["conquest-king"], jobs=2, fail_fast=True))
     assert psutil.Process().children(recursive=True) == []

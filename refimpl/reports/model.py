@@ -64,7 +64,7 @@ class Failure:
     actual_view: Any = None  # the answer the build gave
     observer: str | None = None  # whose view differed
     # The differences found after this one, each judged from a resynchronised state: the build put in the
-    # reference's position after the step before it (refimpl/verify.py, ``resynchronise``).
+    # reference's position after the step before it (refimpl/verify/checks.py, ``resynchronise``).
     later: tuple["Failure", ...] = ()
 
     @property

@@ -222,11 +222,12 @@ def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
     from ...reports.model import BROKE as CHECK_BROKE, FAILED
-    from ...verify import verify
+    from ...verify import VerifySettings, verify
 
     game = game_of(site.file)
     record: dict[str, Any] = {}
-    report = verify(command, games=None if game == SHARED else [game], timeout=timeout, fail_fast=True)
+    settings = VerifySettings(games=None if game == SHARED else (game,), timeout=timeout, fail_fast=True)
+    report = verify(command, settings)
     code = int(report.exit_code)
     first = next((c for c in report.checks if c.status in (FAILED, CHECK_BROKE)), None)
     if report.broke_at_start is not None:

@@ -17,7 +17,7 @@ written down in docs/verify.md):
 - A failing check's transcript (``--transcript``) numbers its requests as its worker's build session did.
 - ``--max-time`` and a build that breaks the same way BREAK_STREAK times in a row: each worker stops by itself,
   so the checks that did run may be other ones than a single job would have run (never fewer).
-- The later differences a failed trace shows (verify.resynchronise) are capped per worker, so a build that
+- The later differences a failed trace shows (checks.resynchronise) are capped per worker, so a build that
   fails more than RESYNC_RUN_LIMIT traces may show more of them than under a single job.
 - A check's ``seconds`` is the time its worker took.
 """
@@ -26,30 +26,17 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .harness.driver import BuildBroke
-from .harness.executor import run_jobs
-from .rulebook.profiles import Profile, by_game, using
-from .reports.model import BROKE, FAILED, SKIPPED, Check, Report
+from ..harness.driver import BuildBroke
+from ..harness.executor import run_jobs
+from ..reports.model import BROKE, FAILED, SKIPPED, Check, Report
+from ..rulebook.profiles import by_game, using
+from .settings import VerifySettings
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2
-
-
-@dataclass(frozen=True)
-class Selection:
-    """What every worker must select alike: verify's arguments that choose the traces and scenarios."""
-
-    traces: tuple[str, ...] | None
-    features: str | None
-    games: tuple[str, ...] | None
-    rulesets: tuple[str, ...] | None
-    keyword: str | None
-    profiles: tuple[Profile, ...]
-    oracle: bool
 
 
 @dataclass(frozen=True)
@@ -57,17 +44,11 @@ class Unit:
     """One worker's share: a shard of traces or scenarios (indexes into the selection), or the checks between."""
 
     token: str  # the parent's selection, where a forked worker finds it
-    selection: Selection
+    settings: VerifySettings  # the run's: every worker selects and judges alike
     command: str
     kind: str  # traces | scenarios | between
     indexes: tuple[int, ...] = ()
-    timeout: float = 0.0
-    pipeline: bool = True
-    transcripts: bool = False
-    fail_fast: bool = False
-    max_time: float | None = None
     deadline: float | None = None  # time.monotonic() in the parent (the same clock in every process here)
-    between: dict[str, Any] = field(default_factory=dict)  # twice, before_start, perft_depth, own_chance
 
 
 @dataclass
@@ -99,54 +80,49 @@ def _told() -> str:
 def _selection(unit: Unit) -> tuple[list[Any], list[Any]]:
     """The traces and scenarios the parent selected: inherited, or selected again (once per worker)."""
     if unit.token not in _SELECTED:
-        from .verify import _Run, _under_profiles, select_scenarios, select_traces
+        from .checks import Run
+        from .selection import select_scenarios, select_traces, under_profiles
 
-        s = unit.selection
-        from pathlib import Path
-
-        traces = select_traces(list(s.traces) if s.traces else None, list(s.games) if s.games else None,
-                               list(s.rulesets) if s.rulesets else None, s.keyword)
-        scenarios = select_scenarios(Path(s.features) if s.features else None, list(s.games) if s.games else None,
-                                     s.keyword)
+        s = unit.settings
+        traces = select_traces(s)
+        scenarios = select_scenarios(s)
         mine = by_game(list(s.profiles))
         if mine:
             with using(mine):
-                traces, scenarios = _under_profiles(traces, scenarios, mine, s.oracle,
-                                                    _Run(Report(unit.command), None, False, None, None, 0))
+                traces, scenarios = under_profiles(traces, scenarios, mine, Run(Report(unit.command), s))
         _SELECTED[unit.token] = (traces, scenarios)
     return _SELECTED[unit.token]
 
 
 def run_unit(unit: Unit) -> Done:
     """Run one unit in this (worker) process and hand back its checks."""
-    from .verify import (_Run, _declares_explicit_chance, run_before_start, run_own_chance, run_perft,
-                         run_scenarios, run_traces, run_twice)
+    from .between import declares_explicit_chance, run_before_start, run_own_chance, run_perft, run_twice
+    from .checks import Run, run_scenarios, run_traces
 
     traces, scenarios = _selection(unit)
     report = Report(unit.command)
-    run = _Run(report, unit.deadline, unit.fail_fast, unit.max_time, None, 0, unit.transcripts, told=_told)
-    s = unit.selection
-    games, rulesets = list(s.games) if s.games else None, list(s.rulesets) if s.rulesets else None
+    s = unit.settings
+    run = Run(report, s, unit.deadline, told=_told)
     explicit: bool | None = None
     with using(by_game(list(s.profiles))):
         if unit.kind == "traces":
-            run_traces(unit.command, [traces[i] for i in unit.indexes], unit.timeout, unit.pipeline, run, s.oracle)
+            run_traces(unit.command, [traces[i] for i in unit.indexes], run)
             explicit = report.explicit_chance if report.build else None
         elif unit.kind == "scenarios":
-            run_scenarios(unit.command, [scenarios[i] for i in unit.indexes], unit.timeout, games, rulesets, run)
+            run_scenarios(unit.command, [scenarios[i] for i in unit.indexes], run)
         else:
-            b = unit.between
-            if b.get("twice"):
-                run_twice(unit.command, traces, unit.timeout, run)
-            if b.get("before_start") and not run.stop_reason():
-                explicit = run_before_start(unit.command, unit.timeout, run)
-            if b.get("perft_depth", 0) > 0:
-                run_perft(unit.command, games, rulesets, b["perft_depth"], unit.timeout, run)
-            if b.get("own_chance") and not run.stop_reason():
+            b = _between(s)
+            if b["twice"]:
+                run_twice(unit.command, traces, run)
+            if b["before_start"] and not run.stop_reason():
+                explicit = run_before_start(unit.command, run)
+            if b["perft_depth"] > 0:
+                run_perft(unit.command, run)
+            if b["own_chance"] and not run.stop_reason():
                 if explicit is None:  # no check here read the build's hello
-                    explicit = _declares_explicit_chance(unit.command, unit.timeout)
+                    explicit = declares_explicit_chance(unit.command, s.timeout)
                 if explicit:
-                    run_own_chance(unit.command, games, rulesets, unit.timeout, run)
+                    run_own_chance(unit.command, run)
     return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings)
 
 
@@ -162,21 +138,27 @@ def deal(weights: Sequence[int], shards: int) -> list[tuple[int, ...]]:
     return [tuple(sorted(g)) for g in groups if g]
 
 
-def run_sharded(command: str, report: Report, run: Any, selected: list[Any], chosen: list[Any],
-                selection: Selection, jobs: int, *, timeout: float, pipeline: bool, scenarios: bool,
-                between: dict[str, Any], deadline: float | None) -> None:
+def _between(settings: VerifySettings) -> dict[str, Any]:
+    """The checks between the traces and the scenarios that the run makes (the ``between`` unit's)."""
+    from .between import wants_before_start
+
+    return {"twice": settings.twice, "before_start": wants_before_start(settings),
+            "perft_depth": settings.perft_depth, "own_chance": settings.own_chance}
+
+
+def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) -> None:
     """Run ``selected`` traces, the checks between and ``chosen`` scenarios over ``jobs`` workers, adding every
-    check to ``run`` in the order a single job adds them (see the module docstring). Ctrl-C and SIGTERM
-    propagate (the workers are ended; what they had finished is added first)."""
+    check to ``run`` (a checks.Run) in the order a single job adds them (see the module docstring). Ctrl-C and
+    SIGTERM propagate (the workers are ended; what they had finished is added first)."""
+    report, settings, jobs = run.report, run.settings, run.settings.jobs
     token = secrets.token_hex(8)
     _SELECTED[token] = (selected, chosen)
-    common = dict(token=token, selection=selection, command=command, timeout=timeout, pipeline=pipeline,
-                  transcripts=run.transcripts, fail_fast=run.fail_fast, max_time=run.max_time, deadline=deadline)
+    common = dict(token=token, settings=settings, command=command, deadline=run.deadline)
     units = [Unit(kind="traces", indexes=idx, **common)  # type: ignore[arg-type]
              for idx in deal([len(t.steps) + TRACE_WEIGHT for t in selected], jobs)]
-    if any(between.values()):
-        units.append(Unit(kind="between", between=between, **common))  # type: ignore[arg-type]
-    if scenarios:
+    if any(_between(settings).values()):
+        units.append(Unit(kind="between", **common))  # type: ignore[arg-type]
+    if settings.scenarios:
         units += [Unit(kind="scenarios", indexes=idx, **common)  # type: ignore[arg-type]
                   for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs)]
     heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
@@ -191,7 +173,7 @@ def run_sharded(command: str, report: Report, run: Any, selected: list[Any], cho
             done[order[id(unit)]] = result
             earlier -= unit.kind != "scenarios"
             failed_later = failed_later or (unit.kind == "scenarios" and _first_failure(result.checks) is not None)
-            if run.fail_fast and (_first_failure(result.checks) is not None and unit.kind != "scenarios"
+            if settings.fail_fast and (_first_failure(result.checks) is not None and unit.kind != "scenarios"
                                   or failed_later and earlier == 0):
                 stop.set()  # the other workers stop after the check they are running; a failing scenario stops
                 # them only once every trace has run, since a trace's failure would come first in the report
@@ -200,11 +182,11 @@ def run_sharded(command: str, report: Report, run: Any, selected: list[Any], cho
                     shown += 1
                     run.progress(check, shown, max(run.total, shown))
     except KeyboardInterrupt:
-        _merge(report, run, units, done, selected, chosen, scenarios)
+        _merge(report, run, units, done, selected, chosen, settings.scenarios)
         raise
     finally:
         _SELECTED.pop(token, None)
-    _merge(report, run, units, done, selected, chosen, scenarios)
+    _merge(report, run, units, done, selected, chosen, settings.scenarios)
 
 
 def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
@@ -212,7 +194,7 @@ def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
         return sum(len(selected[i].steps) + TRACE_WEIGHT for i in unit.indexes)
     if unit.kind == "scenarios":
         return sum(len(chosen[i].steps) + SCENARIO_WEIGHT for i in unit.indexes)
-    return 10 ** 9 if unit.between.get("twice") or unit.between.get("perft_depth") else 0
+    return 10 ** 9 if unit.settings.twice or unit.settings.perft_depth else 0
 
 
 def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], selected: list[Any],
@@ -241,7 +223,7 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
             between = result.checks
     if report.broke_at_start is not None:
         report.stopped = "the build did not start"
-    cut = _first_failure(trace_checks) if run.fail_fast else None
+    cut = _first_failure(trace_checks) if run.settings.fail_fast else None
     if cut is not None:
         report.stopped = FAIL_FAST
     for i, check in enumerate(trace_checks):
@@ -255,12 +237,12 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
         return
     report.checks += between
-    if run.fail_fast and _first_failure(between) is not None:
+    if run.settings.fail_fast and _first_failure(between) is not None:
         if scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
         report.stopped = FAIL_FAST
         return
-    cut = _first_failure(scenario_checks) if run.fail_fast else None
+    cut = _first_failure(scenario_checks) if run.settings.fail_fast else None
     if cut is not None:
         report.stopped = FAIL_FAST
     for i, check in enumerate(scenario_checks):
@@ -274,4 +256,4 @@ def _first_failure(checks: Sequence[Check | None]) -> int | None:
     return next((i for i, c in enumerate(checks) if c is not None and c.status in (FAILED, BROKE)), None)
 
 
-__all__ = ["Selection", "Unit", "Done", "deal", "run_sharded", "run_unit"]
+__all__ = ["Unit", "Done", "deal", "run_sharded", "run_unit"]

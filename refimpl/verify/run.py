@@ -1,0 +1,113 @@
+"""``verify`` itself: the run, from its settings to its report. Everything runs in this process, or in
+``jobs`` worker processes (shards.py); the checks become one list, each tagged with its game and rule IDs, from
+which the matrix, the reports and the exit code are made."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ..games import GAMES
+from ..harness.chance import STREAM_RULES
+from ..harness.trace import Trace
+from ..reports.model import Report
+from ..rulebook.profiles import Profile, by_game, using
+from ..scenarios import Scenario
+from .between import (declares_explicit_chance, run_before_start, run_own_chance, run_perft, run_twice,
+                      wants_before_start)
+from .checks import Progress, Run, run_scenarios, run_traces
+from .expectations import Expectation, apply_expectations, check_expectations, load_expect_fail
+from .selection import check_selection, every_scenario, every_trace, select_scenarios, select_traces, under_profiles
+from .settings import VerifySettings
+
+
+def verify(command: str, settings: VerifySettings = VerifySettings(), progress: Progress | None = None) -> Report:
+    """Check the build started by ``command`` as ``settings`` say; ``progress`` hears of every check as it ends.
+
+    ``jobs``: the checks are spread over that many worker processes, each with build processes of its own, and
+    the report is the one a single job gives (refimpl/verify/shards.py says where it may differ: --fail-fast,
+    --max-time, a build that keeps breaking).
+
+    ``fail_fast`` stops at the first check that fails or breaks, ``max_time`` after that many seconds;
+    a build that breaks the same way on BREAK_STREAK checks in a row is not started again. What did
+    not run is in the report as not run, with the reason. With ``transcripts``, every failing or broken
+    trace and scenario keeps its raw protocol exchanges (``Check.transcript``). Ctrl-C (KeyboardInterrupt) and
+    SIGTERM (processes.Terminated) end the run: the report holds what ran and says so. Raises TraceError,
+    BadChecks or VerifyError for bad input, before any build is started.
+
+    ``profiles``: the builder's own chosen values (refimpl/rulebook/profiles.py); the reference plays those games
+    under them. A trace the reference passes under the default values but not under the profile depends on a
+    value the profile changes: it is judged by the reference's answers under the profile alone (its written
+    expectations set aside); one whose start the profile makes impossible, and a scenario the reference fails
+    under the profile, are not run, with the reason.
+    """
+    check_selection(settings)
+    expected = load_expect_fail(settings.expect_fail) if settings.expect_fail else []
+    selected = select_traces(settings)
+    chosen = select_scenarios(settings)
+    if expected:
+        check_expectations(expected, every_trace(settings), every_scenario(settings))
+    report = Report(command)
+    mine = by_game(list(settings.profiles))
+    report.profiles = [p.summary() for p in mine.values()]
+    with using(mine):
+        return _verify(command, report, settings, selected, chosen, expected, mine, progress)
+
+
+def _run_in_order(command: str, run: Run, selected: list[Trace], chosen: list[Scenario]) -> None:
+    """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios."""
+    report, s = run.report, run.settings
+    run_traces(command, selected, run)
+    if s.twice and not run.stop_reason():
+        run_twice(command, selected, run)
+    if not run.stop_reason() and report.broke_at_start is None and wants_before_start(s):
+        run_before_start(command, run)
+    if s.perft_depth > 0:
+        run_perft(command, run)
+    if s.own_chance and not run.stop_reason():
+        if not selected and report.broke_at_start is None:  # no trace read the build's hello
+            report.explicit_chance = declares_explicit_chance(command, s.timeout)
+        if report.explicit_chance:
+            run_own_chance(command, run)
+    if s.scenarios and not run.stop_reason():
+        run_scenarios(command, chosen, run)
+    elif s.scenarios:
+        report.warnings.append(f"the scenarios were not run: {report.stopped}")
+
+
+def _verify(command: str, report: Report, settings: VerifySettings, selected: list[Trace], chosen: list[Scenario],
+            expected: list[Expectation], mine: dict[str, Profile], progress: Progress | None) -> Report:
+    """verify's run, with the reference already under the profiles ``mine``."""
+    from ..harness.processes import Terminated, acknowledge
+
+    s = settings
+    deadline = None if s.max_time is None else time.monotonic() + s.max_time
+    run = Run(report, s, deadline, progress, len(selected) + len(chosen) * s.scenarios)
+    if mine:
+        selected, chosen = under_profiles(selected, chosen, mine, run)
+    try:
+        if s.jobs > 1:
+            from . import shards
+
+            shards.run_sharded(command, run, selected, chosen)
+        else:
+            _run_in_order(command, run, selected, chosen)
+    except KeyboardInterrupt as exc:
+        acknowledge()  # reported from here on, not raised again
+        report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+        report.stopped = f"interrupted ({report.interrupted})"
+    if not selected and report.checks and not report.interrupted:
+        report.explicit_chance = declares_explicit_chance(command, s.timeout)  # no trace run read its hello
+    if report.explicit_chance:
+        report.checks = [replace(c, rules=tuple(r for r in c.rules if r not in STREAM_RULES)) for c in report.checks]
+        shown = sorted({r for c in report.checks if c.game in GAMES for r in GAMES[c.game].info.stream_rules})
+        judged = sorted({c.name for c in report.checks if c.kind == "chance"})
+        report.warnings.append("the build draws chance from its own random source (explicit-chance): the traces "
+                               "gave it every chance outcome"
+                               + (f"; its own outcomes were judged as the rules allow them and, where they are "
+                                  f"counted, distributed ({', '.join(judged)})" if judged else "")
+                               + (f"; {', '.join(shown)} (only the seeded streams show them) were not run"
+                                  if shown else ""))
+    report.checks, warnings = apply_expectations(report.checks, expected)
+    report.warnings += warnings
+    return report
