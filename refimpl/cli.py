@@ -14,7 +14,9 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from .reports import model as report
+from .reports import jsondoc, text as textreport
+from .reports.model import Report
+from .reports.safetext import printable
 from .rulebook import tables
 from .util import yamlsafe
 from .harness.driver import BuildBroke, DriverError, ReferenceDriver
@@ -46,7 +48,7 @@ def _echo_text(text: str, color: bool = True) -> None:
 
 
 def _fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
-    click.echo(f"refimpl: {report.printable(message)}", err=True)
+    click.echo(f"refimpl: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -116,7 +118,7 @@ def _progress_printer() -> Callable[[Any, int, int], None]:
             click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} checks ({check.kind}s) ",
                        err=True, nl=False)
         else:
-            click.echo(f"[{done}/{total}] {check.status:8} {check.kind} {report.printable(check.name)}", err=True)
+            click.echo(f"[{done}/{total}] {check.status:8} {check.kind} {printable(check.name)}", err=True)
 
     return show
 
@@ -147,7 +149,7 @@ def _internal_error(exc: BaseException) -> NoReturn:
     except OSError:
         where = "the traceback follows:\n" + text
     first = str(exc).splitlines()[0] if str(exc) else ""
-    click.echo(report.printable(f"refimpl: internal error, a bug in the kit (not a verdict on your build): "
+    click.echo(printable(f"refimpl: internal error, a bug in the kit (not a verdict on your build): "
                                 f"{type(exc).__name__}: {first}".rstrip(": ")), err=True)
     click.echo(f"refimpl: {where}; please report it with that text", err=True)
     sys.exit(Exit.INTERNAL_ERROR)
@@ -251,9 +253,9 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: 
     if bad:
         _fail(str(BadChecks(bad)))
     if fmt == "json":
-        click.echo(report.json_report(results), nl=False)
+        click.echo(jsondoc.json_report(results), nl=False)
     else:
-        _echo_text(report.text_report(results), color=not no_color)
+        _echo_text(textreport.text_report(results), color=not no_color)
     sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
 
 
@@ -347,22 +349,22 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         _fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
-    from .reports import runs
+    from .reports import github, markdown
 
     if fmt == "json":
-        click.echo(report.verify_json(result), nl=False)
+        click.echo(jsondoc.verify_json(result), nl=False)
     elif fmt == "github":
-        click.echo(runs.annotations(result), nl=False)
+        click.echo(github.annotations(result), nl=False)
     else:
-        _echo_text(report.verify_text(result), color=not no_color)
+        _echo_text(textreport.verify_text(result), color=not no_color)
         if os.environ.get("GITHUB_ACTIONS") == "true":
-            click.echo(runs.annotations(result), nl=False)
+            click.echo(github.annotations(result), nl=False)
     _write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
             with open(summary, "a", encoding="utf-8") as out:  # GitHub's file, appended to as it asks
-                out.write(runs.markdown(result))
+                out.write(markdown.markdown(result))
         except OSError as exc:
             click.echo(f"refimpl: cannot append the step summary to {summary}: {yamlsafe.os_reason(exc)}", err=True)
     if record_path:
@@ -385,14 +387,14 @@ def report_cmd(path: str, fmt: str, no_color: bool) -> None:
     """Render a saved verify report (verify --json FILE) again: as text, markdown, HTML, JSON or GitHub
     annotations. Exit: the saved run's own code (0 it conformed, 1 it did not, 3 the build broke), 2 a file
     that is no such report."""
-    from .reports import htmlpage as html_report, runs
+    from .reports import github, htmlpage as html_report, markdown, runs
 
     try:
         saved = runs.load_report(path)
     except runs.SavedReportError as exc:
         _fail(str(exc))
-    render = {"text": report.verify_text, "markdown": runs.markdown, "html": html_report.render,
-              "json": report.verify_json, "github": runs.annotations}[fmt]
+    render = {"text": textreport.verify_text, "markdown": markdown.markdown, "html": html_report.render,
+              "json": jsondoc.verify_json, "github": github.annotations}[fmt]
     if fmt == "text":
         _echo_text(render(saved), color=not no_color)
     else:
@@ -443,16 +445,16 @@ def _check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> No
                 _fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
 
 
-def _write_reports(result: report.Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
+def _write_reports(result: Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
                    badge_dir: str | None, transcript_dir: str | None) -> None:
     """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
     transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
     nothing from an earlier run looks current."""
-    from .reports import badges, htmlpage as html_report, transcript
+    from .reports import badges, htmlpage as html_report, junit, transcript
 
     where: str | None = ""
     try:
-        for where, render in ((junit_xml, report.junit_xml), (json_path, report.verify_json),
+        for where, render in ((junit_xml, junit.junit_xml), (json_path, jsondoc.verify_json),
                               (html_path, html_report.render)):
             if where:
                 _write_text(where, render(result))
@@ -580,9 +582,9 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
         click.echo(f"INTERRUPTED ({word}): fuzz stopped before it found anything; no reproducer was written")
         sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
     except BuildBroke as exc:
-        click.echo(report.printable(f"BUILD BROKE: {exc}"))
+        click.echo(printable(f"BUILD BROKE: {exc}"))
         if exc.stderr_tail:
-            click.echo("build stderr (last lines):\n" + "\n".join("  | " + report.printable(s)
+            click.echo("build stderr (last lines):\n" + "\n".join("  | " + printable(s)
                                                                  for s in exc.stderr_tail.splitlines()))
         sys.exit(Exit.BUILD_BROKE)
     except (DriverError, ExecutorError) as exc:
@@ -593,7 +595,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
     else:
         from .suite import describe
 
-        click.echo(f"fuzzed {game} {result.ruleset} against {report.printable(result.build)} with {describe()}: "
+        click.echo(f"fuzzed {game} {result.ruleset} against {printable(result.build)} with {describe()}: "
                    f"{result.cases} cases, "
                    f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
                    f"{max(c.seconds for c in result.campaigns):.1f} s")
@@ -616,7 +618,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
             if finding.kind == BROKE:
                 click.echo(f"the build broke: {finding.cause}")
                 if finding.stderr:
-                    click.echo("build stderr (last lines):\n" + "\n".join("  | " + report.printable(s) for s in
+                    click.echo("build stderr (last lines):\n" + "\n".join("  | " + printable(s) for s in
                                                                              finding.stderr.splitlines()))
             if div is not None:
                 click.echo(f"at step {div.step}: {div.headline}")
@@ -741,7 +743,7 @@ def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
         _fail(f"{game} has no ruleset {ruleset!r}")
     counts = perft(game, ruleset, depth)
     if fmt == "json":  # schema: refimpl/schemas/output/perft.schema.json
-        click.echo(report.dumps({
+        click.echo(jsondoc.dumps({
             "game": game, "ruleset": ruleset or GAMES[game].info.default_ruleset, "depth": depth,
             "nodes": list(counts.nodes),
             "finished": [{"depth": d, "result": r, "count": n} for d, per in enumerate(counts.results) for r, n in per],
@@ -851,7 +853,7 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
         except OSError as exc:
             _fail(f"--plot {plot}: {exc.strerror or exc}")
     if fmt == "json":
-        click.echo(report.dumps(summary_json(summary)), nl=False)
+        click.echo(jsondoc.dumps(summary_json(summary)), nl=False)
     else:
         click.echo(summary_csv(summary) if fmt == "csv" else summary_text(summary), nl=False)
     sys.exit(code)
@@ -870,7 +872,7 @@ def map_cmd(seed: int, fmt: str) -> None:
         from .games.black_fog import hexes
 
         tiles = {kind: [dict(zip(("q", "r"), hexes.parse(t))) for t in view["map"][kind]] for kind in view["map"]}
-        click.echo(report.dumps({"seed": seed, **tiles}), nl=False)
+        click.echo(jsondoc.dumps({"seed": seed, **tiles}), nl=False)
         return
     click.echo(draw(view), nl=False)
 
@@ -890,7 +892,7 @@ def tables_cmd(game: str, name: str | None, fmt: str) -> None:
         _fail(f"{game} has no table {name!r} (tables: {', '.join(available)})")
     chosen = {n: f() for n, f in available.items() if name in (None, n)}
     if fmt == "json":  # schema: refimpl/schemas/output/tables.schema.json
-        click.echo(report.dumps({n: tables.as_json(t) for n, t in chosen.items()}), nl=False)
+        click.echo(jsondoc.dumps({n: tables.as_json(t) for n, t in chosen.items()}), nl=False)
         return
     render = tables.markdown if fmt == "markdown" else tables.text
     click.echo("\n".join(f"{n}\n\n{render(t)}" if len(chosen) > 1 else render(t) for n, t in chosen.items()),
@@ -911,9 +913,9 @@ def rule_cmd(rule_id: str, fmt: str) -> None:
     except (UnknownRule, FeatureError, TraceError) as exc:  # the last two: a broken install's suite
         _fail(str(exc))
     if fmt == "json":  # schema: refimpl/schemas/output/rule.schema.json
-        click.echo(report.dumps(as_json(entry)), nl=False)
+        click.echo(jsondoc.dumps(as_json(entry)), nl=False)
         return
-    click.echo(report.printable(as_text(entry)), nl=False)
+    click.echo(printable(as_text(entry)), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

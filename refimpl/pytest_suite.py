@@ -23,7 +23,9 @@ from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .games import GAMES
 from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .harness.replay import MISMATCH, NOT_RUN, replay
-from .reports.model import Failure, failure_lines, trace_failure
+from .reports.model import Failure
+from .reports.text import failure_lines
+from .reports.failures import trace_failure
 from .rulebook.rules import RULE_ID, feature_tags, spec_rules
 from .scenarios import BROKE, FAILED, NOT_RUN as SCENARIO_NOT_RUN, Builds, NotRun, Outcome, Scenario, Selected
 from .scenarios import gherkin, run_scenario

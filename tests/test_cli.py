@@ -104,7 +104,7 @@ def test_the_text_report_is_coloured_on_a_terminal_unless_no_color() -> None:
 
 
 def test_text_tables_are_measured_by_display_width() -> None:
-    from refimpl.reports.model import pad
+    from refimpl.reports.text import pad
 
     assert pad("征服王", 8) == "征服王  " and pad("abc", 5) == "abc  "
 

@@ -11,7 +11,8 @@ import pytest
 from refimpl.harness.compare import Difference
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import MISMATCH, replay_all
-from refimpl.reports.model import FAILED, Check, Failure, Report, field_diffs, trace_failure
+from refimpl.reports.model import FAILED, Check, Failure, Report
+from refimpl.reports.failures import field_diffs, trace_failure
 from refimpl.harness.trace import load_traces
 from tests.builds.wrong import VARIANTS
 

@@ -22,7 +22,8 @@ from refimpl.reports import htmlpage as html_report
 from refimpl.reports.htmlpage import is_view
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
-from refimpl.reports.model import Report, verify_json
+from refimpl.reports.model import Report
+from refimpl.reports.jsondoc import verify_json
 from refimpl.harness.trace import load_traces
 from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS

@@ -15,7 +15,9 @@ import pytest
 from refimpl import __version__, suite
 from refimpl.reports.badges import badges
 from refimpl.reports.htmlpage import render
-from refimpl.reports.model import junit_xml, verify_json, verify_text
+from refimpl.reports.junit import junit_xml
+from refimpl.reports.jsondoc import verify_json
+from refimpl.reports.text import verify_text
 from refimpl.verify import VerifySettings, verify
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")

@@ -13,7 +13,7 @@ import pytest
 
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import LEDGER_HEAD, LEDGER_TAIL, replay
-from refimpl.reports.model import text_report
+from refimpl.reports.text import text_report
 from refimpl.harness.trace import Step, TraceError, find_traces, load_trace, parse_trace
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,8 +19,11 @@ from typing import Any, Iterator
 import pytest
 
 from refimpl.harness.driver import BuildBroke
-from refimpl.reports.model import (BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report, json_safe, junit_xml,
-                                   printable, verify_json, verify_text, xml_safe)
+from refimpl.reports.model import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
+from refimpl.reports.safetext import json_safe, printable, xml_safe
+from refimpl.reports.junit import junit_xml
+from refimpl.reports.jsondoc import verify_json
+from refimpl.reports.text import verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD_UTF8 = b"\xff\xfe\xc3( \xed\xa0\x80 \xf0\x28\x8c\xbc"

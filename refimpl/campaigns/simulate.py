@@ -230,7 +230,7 @@ def summary_json(s: Summary) -> dict[str, object]:
     """The summary for machines (schema: refimpl/schemas/output/simulate.schema.json): a win rate as
     ``{"numerator": wins, "denominator": games, "probability": ...}``, its 95% interval as [low, high]; with
     rotation, a seat's level is null and ``per_level`` gives each level's rows."""
-    from ..reports.model import fraction
+    from ..reports.jsondoc import fraction
 
     seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
     out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "rotate": s.rotate, "seats": seats,

@@ -27,7 +27,10 @@ from .. import suite
 from ..harness.compare import MISSING, every_whole_difference
 from ..games import GAMES
 from .model import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
-                    VERDICTS, printable, show_value, snake)
+                    VERDICTS)
+from .safetext import printable
+from .text import show_value
+from .jsondoc import snake
 from ..rulebook.rules import spec_rules
 
 LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full

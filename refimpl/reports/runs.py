@@ -1,5 +1,5 @@
-"""Runs saved and compared: a verify report read back from its JSON (``refimpl report``), two runs compared
-(``refimpl diff``), and what CI shows of a run (a markdown step summary, GitHub workflow annotations)."""
+"""Runs saved and compared: a verify report read back from its JSON (``refimpl report``), and two runs compared
+(``refimpl diff``). What CI shows of a run is in markdown.py (the step summary) and github.py (annotations)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from ..harness.compare import MISSING
 from ..harness.driver import BuildBroke
 from ..errors import KitError
 from ..util.files import read_bytes
-from .model import (BROKE, FAILED, PASSED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report, VERDICTS,
-                    first_sentence, rule_words, show_value)
+from .model import BROKE, FAILED, PASSED, STATUSES, VERDICTS, XFAIL, XPASS, Check, Failure, FieldDiff, Report
 
 _STATUS = {s.replace("-", "_"): s for s in STATUSES}
 LIMIT = 256 << 20  # bytes of a saved report the kit reads
@@ -116,74 +115,4 @@ def diff_text(changes: Mapping[str, list[Change]], old: Report, new: Report) -> 
     return "\n".join(lines) + "\n"
 
 
-# --- what CI shows ------------------------------------------------------------------------------------------
-
-SUMMARY_FAILURES = 10  # failures named in a markdown summary
-
-
-def markdown(report: Report) -> str:
-    """A run as markdown (the GitHub step summary, ``refimpl report --format markdown``): the verdict, the
-    kit and build, a table per game, and the first failures with their rules."""
-    verdict = VERDICTS[report.exit_code]
-    lines = [f"### refimpl verify: {verdict.replace('_', ' ')}", "",
-             f"Build `{report.build or '?'}` judged by {report.kit.get('name')} {report.kit.get('version')} "
-             f"(suite {report.kit.get('suite')})", ""]
-    for p in report.profiles:
-        lines.append(f"Profile **{p['name']}** for {p['game']}: "
-                     + (", ".join(f"`{c['field']}` {c['default']} → {c['value']}" for c in p["changed"])
-                        or "the defaults"))
-    if report.broke_at_start is not None:
-        lines += [f"**The build did not start:** {report.broke_at_start}", ""]
-    games = sorted({c.game for c in report.checks})
-    if games:
-        lines += ["| game | " + " | ".join(STATUSES) + " |", "|---|" + "---|" * len(STATUSES)]
-        for game in games:
-            mine = [c for c in report.checks if c.game == game]
-            lines.append(f"| {game} | " + " | ".join(str(sum(c.status == s for c in mine)) for s in STATUSES) + " |")
-        lines.append("")
-    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
-    for c in bad[:SUMMARY_FAILURES]:
-        rules = ", ".join(c.credited) or "-"
-        lines.append(f"- **{c.status}** {c.kind} `{c.name}` [{rules}]")
-        f = c.failure
-        if f is not None:
-            lines.append(f"  - at `{f.where}`" + (f" step {f.step}" if f.step is not None else "") + f": {f.action}")
-            for field_ in f.fields[:3]:
-                lines.append(f"  - `{field_.path}`: expected `{show_value(field_.expected)}`, got "
-                             f"`{show_value(field_.actual)}` ({field_.rule or '-'})")
-            for rule in dict.fromkeys(x.rule for x in f.fields[:3] if x.rule):
-                found = rule_words(rule)
-                if found:
-                    lines.append(f"  - {rule}: {first_sentence(found[0])}")
-        elif c.detail:
-            lines.append(f"  - {c.detail.splitlines()[0][:300]}")
-    if len(bad) > SUMMARY_FAILURES:
-        lines.append(f"- ... and {len(bad) - SUMMARY_FAILURES} more (the reports list all)")
-    return "\n".join(lines) + "\n"
-
-
-def _escape(text: str, prop: bool = False) -> str:
-    """GitHub's escaping of a workflow command's message (and property values)."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
-
-
-def annotations(report: Report) -> str:
-    """One GitHub workflow annotation (``::error file=F,line=L,title=T::message``) per failure, broken check and
-    xpass: GitHub shows them on the run and on the file."""
-    out = []
-    for c in report.checks:
-        if c.status not in (FAILED, BROKE, XPASS):
-            continue
-        f = c.failure
-        where = ""
-        if f is not None and f.file:
-            where = f"file={_escape(f.file, True)}" + (f",line={f.line}" if f.line else "")
-        title = _escape(f"{c.status} {c.kind} {c.name} [{', '.join(c.credited)}]", True)
-        message = f.message if f is not None and f.message else c.detail
-        out.append(f"::error {where + ',' if where else ''}title={title}::{_escape(message or c.status)}")
-    return "\n".join(out) + ("\n" if out else "")
-
-
-__all__ = ["Change", "SavedReportError", "annotations", "diff", "diff_text", "load_report", "markdown",
-           "report_from_json"]
+__all__ = ["Change", "SavedReportError", "diff", "diff_text", "load_report", "report_from_json"]

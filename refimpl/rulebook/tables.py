@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ..games import GAMES, BadSetup
-from ..reports.model import fraction
+from ..reports.jsondoc import fraction
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from ..harness.driver import BuildBroke, ReferenceDriver
 from ..harness.protocol import ProtocolDriver
 from ..harness.replay import CONFORMS, NOT_RUN, TraceResult, replay_all, step_op
 from ..harness.trace import Steps, Trace
-from ..reports.model import (BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff, Report, shown_path,
-                             trace_failure)
+from ..reports.model import BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff, Report
+from ..reports.failures import shown_path, trace_failure
 from ..reports.safetext import bounded
 from ..reports.transcript import exchanges
 from ..scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_RUN as SCENARIO_NOT_RUN,

@@ -347,7 +347,7 @@ class FuzzReport:
     def json(self) -> dict[str, Any]:
         """The report for machines (schema: refimpl/schemas/output/fuzz.schema.json), safe for strict JSON.
         ``request``, ``expected``, ``actual`` and a campaign's ``case`` are the protocol's values as sent."""
-        from ...reports.model import json_safe
+        from ...reports.safetext import json_safe
 
         def finding(f: Finding | None, case: bool = False) -> dict[str, Any] | None:
             if f is None:

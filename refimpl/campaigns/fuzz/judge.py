@@ -60,7 +60,7 @@ class Divergence:
                 parts.append(f"{len(twice)} listed more than once")
             return (f"{self.difference.path}: {', '.join(parts) or 'the same actions'} (the reference lists "
                     f"{len(expected)}, the build {len(actual)})")
-        from ...reports.model import list_change
+        from ...reports.text import list_change
 
         change = list_change(self.difference.expected, self.difference.actual)
         if change is not None:

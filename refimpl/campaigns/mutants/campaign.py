@@ -456,7 +456,8 @@ def score_text(result: Score, header: str = "") -> str:
 def score_json(result: Score) -> dict[str, Any]:
     """The score for machines (schema: refimpl/schemas/output/mutants.schema.json): games and operators as
     lists of rows, score and raw as fractions (numerator, denominator, probability), safe for strict JSON."""
-    from ...reports.model import fraction, json_safe
+    from ...reports.jsondoc import fraction
+    from ...reports.safetext import json_safe
 
     def tally(t: Tally) -> dict[str, Any]:
         return {**asdict(t), "score": fraction(t.detected, t.sampled - t.equivalent - t.error),

@@ -1,0 +1,51 @@
+"""A verify run as markdown: GitHub's step summary, and ``refimpl report --format markdown``."""
+
+from __future__ import annotations
+
+from ..rulebook.rules import first_sentence
+from .failures import rule_words
+from .model import BROKE, FAILED, STATUSES, VERDICTS, XPASS, Report
+from .text import show_value
+
+SUMMARY_FAILURES = 10  # failures named in a markdown summary
+
+
+def markdown(report: Report) -> str:
+    """A run as markdown (the GitHub step summary, ``refimpl report --format markdown``): the verdict, the
+    kit and build, a table per game, and the first failures with their rules."""
+    verdict = VERDICTS[report.exit_code]
+    lines = [f"### refimpl verify: {verdict.replace('_', ' ')}", "",
+             f"Build `{report.build or '?'}` judged by {report.kit.get('name')} {report.kit.get('version')} "
+             f"(suite {report.kit.get('suite')})", ""]
+    for p in report.profiles:
+        lines.append(f"Profile **{p['name']}** for {p['game']}: "
+                     + (", ".join(f"`{c['field']}` {c['default']} → {c['value']}" for c in p["changed"])
+                        or "the defaults"))
+    if report.broke_at_start is not None:
+        lines += [f"**The build did not start:** {report.broke_at_start}", ""]
+    games = sorted({c.game for c in report.checks})
+    if games:
+        lines += ["| game | " + " | ".join(STATUSES) + " |", "|---|" + "---|" * len(STATUSES)]
+        for game in games:
+            mine = [c for c in report.checks if c.game == game]
+            lines.append(f"| {game} | " + " | ".join(str(sum(c.status == s for c in mine)) for s in STATUSES) + " |")
+        lines.append("")
+    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    for c in bad[:SUMMARY_FAILURES]:
+        rules = ", ".join(c.credited) or "-"
+        lines.append(f"- **{c.status}** {c.kind} `{c.name}` [{rules}]")
+        f = c.failure
+        if f is not None:
+            lines.append(f"  - at `{f.where}`" + (f" step {f.step}" if f.step is not None else "") + f": {f.action}")
+            for field_ in f.fields[:3]:
+                lines.append(f"  - `{field_.path}`: expected `{show_value(field_.expected)}`, got "
+                             f"`{show_value(field_.actual)}` ({field_.rule or '-'})")
+            for rule in dict.fromkeys(x.rule for x in f.fields[:3] if x.rule):
+                found = rule_words(rule)
+                if found:
+                    lines.append(f"  - {rule}: {first_sentence(found[0])}")
+        elif c.detail:
+            lines.append(f"  - {c.detail.splitlines()[0][:300]}")
+    if len(bad) > SUMMARY_FAILURES:
+        lines.append(f"- ... and {len(bad) - SUMMARY_FAILURES} more (the reports list all)")
+    return "\n".join(lines) + "\n"

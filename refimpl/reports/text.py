@@ -1,0 +1,245 @@
+"""The reports as text: replay's ledger per trace (like the seeds' tables) and verify's conformance matrix, with
+each failure's fields side by side and the words of the rules that own them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Iterable
+
+from rich.cells import cell_len
+
+from .. import PROTOCOL_VERSION
+from ..errors import Exit
+from ..harness.compare import MISSING, flatten
+from ..harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from ..rulebook.rules import first_sentence
+from .failures import rule_words
+from .model import BROKE, FAILED, KINDS, SKIPPED, STATUSES, XFAIL, XPASS, Failure, FieldDiff, Report
+from .safetext import printable
+
+
+def _wrap(items: list[str], width: int) -> list[str]:
+    """Pack items into lines of at most ``width`` characters (a longer item gets a line of its own)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 1 + len(item) <= width:
+            lines[-1] += " " + item
+        else:
+            lines.append(item)
+    return lines or [""]
+
+
+WIDTH = 44
+
+
+def _cells(step: StepResult) -> list[list[str]]:
+    number = [str(step.number) if step.number else "start"]
+    action = _wrap(step.action.split(" "), WIDTH)
+    expected = _wrap(flatten(step.expected) if step.expected is not None else ["-"], WIDTH)
+    actual = ["as expected"] if step.ok else _wrap(flatten(step.actual), WIDTH)
+    return [number, action, expected, actual]
+
+
+def ledger(result: TraceResult) -> str:
+    """One trace as a table: step | action | expected | actual, then its verdict."""
+    t = result.trace
+    head = f"{t.path}: {t.title} [{t.game} {t.ruleset}]"
+    if result.status == NOT_RUN:
+        return printable(f"{head}\n  NOT RUN: {result.reason}\n")
+    cells = [_cells(s) for s in result.steps]
+    if result.omitted:  # a long trace: the steps between its first and last ones, counted in one row
+        at = next((k for k, s in enumerate(result.steps) if s.number > result.steps[0].number + k), len(cells))
+        cells.insert(at, [["..."], [f"{result.omitted} more steps"], [""], ["as expected"]])
+    rows = [[["step"], ["action"], ["expected"], ["actual"]]] + cells
+    widths = [max(cell_len(line) for r in rows for line in r[i]) for i in range(3)]
+    lines = [head]
+    for row in rows:
+        for k in range(max(len(c) for c in row)):
+            parts = [(c[k] if k < len(c) else "") for c in row]
+            lines.append(("  " + " | ".join(pad(p, w) for p, w in zip(parts, widths)) + " | " + parts[3]).rstrip())
+    fail = result.failure
+    if fail is None:
+        lines.append(f"  CONFORMS ({result.judged} checks)")
+    else:
+        where = f"step {fail.number} (line {fail.line})" if fail.number else "the start"
+        lines.append(f"  MISMATCH at {where}: {fail.describe()}")
+    return printable("\n".join(lines) + "\n")
+
+
+def summary(results: Iterable[TraceResult]) -> str:
+    counts = Counter(r.status for r in results)
+    return (f"{sum(counts.values())} traces: {counts[CONFORMS]} conform, {counts[MISMATCH]} mismatch, "
+            f"{counts[NOT_RUN]} not run")
+
+
+def text_report(results: list[TraceResult]) -> str:
+    return printable("\n".join(ledger(r) for r in results) + "\n" + summary(results) + "\n")
+
+
+# --- verify reports -------------------------------------------------------------------------------
+
+def _verdict(report: Report) -> str:
+    counts = ", ".join(f"{report.count(s)} {s}" for s in STATUSES if report.count(s))
+    word = {Exit.CONFORMS: "CONFORMS", Exit.DOES_NOT_CONFORM: "DOES NOT CONFORM",
+            Exit.BUILD_BROKE: "BUILD BROKE", Exit.INTERRUPTED: "INTERRUPTED (Ctrl-C)",
+            Exit.TERMINATED: "INTERRUPTED (SIGTERM)"}[report.exit_code]
+    return f"Verdict: {word} ({counts or 'nothing ran'})"
+
+
+def _short_value(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def verify_text(report: Report) -> str:
+    """The conformance matrix (per game and rule ID), the failures with their diffs, and the verdict."""
+    lines = [f"Build: {report.build or '?'}  ({report.command})",
+             f"Kit:   {report.kit['name']} {report.kit['version']} (suite {report.kit['suite']})"]
+    lines += [f"Profile: {p['name']} for {p['game']} ({p['file']}): " + (
+        ", ".join(f"{c['field']} {_short_value(c['default'])} -> {_short_value(c['value'])}" for c in p["changed"])
+        or "the defaults") for p in report.profiles]
+    if report.broke_at_start is not None:
+        exc = report.broke_at_start
+        lines += [f"The build did not start: {exc}", f'sent:  {{"id":0,"op":"hello","protocol":{PROTOCOL_VERSION}}}',
+                  *_stderr_lines(exc.stderr_tail), _verdict(report)]
+        return printable("\n".join(lines) + "\n")
+    cols = ("passed", "failed", "not-run", "xfail", "xpass", "broke")
+    for game, rules in report.matrix().items():
+        lines += ["", f"{game}", "  " + "rule".ljust(14) + "".join(c.rjust(9) for c in cols)]
+        for rule, counts in rules.items():
+            cells = "".join((str(counts[c]) if counts[c] else "-").rjust(9) for c in cols)
+            lines.append("  " + rule.ljust(14) + cells)
+        checks = [c for c in report.checks if c.game == game]
+        for kind in sorted({c.kind for c in checks}):
+            mine = [c for c in checks if c.kind == kind]
+            lines.append("  " + f"({KINDS.get(kind, kind)})".ljust(14) + "".join(
+                (str(report.count(c, mine)) if report.count(c, mine) else "-").rjust(9) for c in cols))
+        lines.append("  " + "all checks".ljust(14) + "".join(str(report.count(c, checks)).rjust(9) for c in cols))
+    if report.checks:
+        lines += ["", "A check counts under each rule it covers (a failure only under the rules owning the fields that "
+                  "differ),", "so the rule rows need not add up to 'all checks', which counts each check once; rows in "
+                  "brackets count by kind."]
+    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    if bad:
+        lines += ["", "Problems:"]
+        for c in bad:
+            label = {FAILED: "FAILED", BROKE: "BROKE", XPASS: "XPASS (expected to fail, but passed)"}[c.status]
+            lines.append(f"  {label} {c.kind} {c.name} [{', '.join(c.credited)}]")
+            if c.failure is not None:
+                lines += ["    " + d for d in failure_lines(c.failure)]
+            elif c.detail:
+                lines += ["    " + d for d in c.detail.splitlines()[:12]]
+            lines += ["    " + s for s in _stderr_lines(c.stderr)]
+    xfails = [c for c in report.checks if c.status == XFAIL]
+    if xfails:
+        lines += ["", "Expected failures (xfail):"]
+        for c in xfails:
+            lines.append(f"  {c.kind} {c.name} [{', '.join(c.credited)}]: {c.reason}")
+            first = c.failure.message if c.failure is not None else c.detail.partition("\n")[0]
+            if first:
+                lines.append(f"    {_clip(first, 160)}")
+    skipped = {c.detail for c in report.checks if c.status == SKIPPED and c.detail}
+    if skipped:
+        lines += ["", "Not run:"] + [f"  {reason}" for reason in sorted(skipped)]
+    if report.warnings:
+        lines += ["", *[f"Warning: {w}" for w in report.warnings]]
+    if report.stopped:
+        lines += ["", f"Stopped early: {report.stopped}; what had not run is counted as not run."]
+    lines += ["", _verdict(report)]
+    return printable("\n".join(lines) + "\n")
+
+
+def _clip(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size - 1] + "…"
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns as a terminal shows it (a CJK character takes two)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def show_value(value: Any, size: int = 48) -> str:
+    """A field's value in a report cell: JSON, ``<missing>`` for an absent key, clipped to ``size``."""
+    return _clip("<missing>" if value is MISSING else json.dumps(value, ensure_ascii=False,
+                                                                 separators=(",", ":")), size)
+
+
+SHOWN_FIELDS = 12  # a text report lists this many differing fields of a failure (the JSON report all)
+
+
+SHOWN_LATER = 3  # later differences of a trace shown in the text report
+SHOWN_ACTIONS = 20  # actions of a legal list's missing or extra part listed in the text report
+
+
+def list_change(expected: Any, actual: Any) -> str | None:
+    """For two lists of different lengths, what one has and the other lacks (each element counted), pointed
+    at in words: ``missing "3,-2"; extra "4,-2", "4,-3"``; None for anything else."""
+    if not isinstance(expected, list) or not isinstance(actual, list) or len(expected) == len(actual):
+        return None
+    key = lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
+    ours, theirs = Counter(map(key, expected)), Counter(map(key, actual))
+    parts = []
+    for word, items in (("missing", ours - theirs), ("extra", theirs - ours)):
+        if items:
+            shown = list(items.elements())
+            parts.append(f"{word} {', '.join(shown[:8])}" + (f" and {len(shown) - 8} more" if len(shown) > 8 else ""))
+    return "; ".join(parts) or "the same elements, repeated otherwise"
+
+
+def _legal_lines(f: FieldDiff) -> list[str]:
+    """A legal-list difference in full below the table: what is missing and what is extra, with counts, one
+    action a line (a duplicate is extra)."""
+    missing = f.expected.get("missing") if isinstance(f.expected, dict) else None
+    extra = f.actual.get("extra") if isinstance(f.actual, dict) else None
+    if not isinstance(missing, list) or not isinstance(extra, list):
+        return []
+    lines = []
+    for word, actions in (("missing", missing), ("extra", extra)):
+        if actions:
+            lines.append(f"{f.path} {word} ({len(actions)}):")
+            lines += [f"  {_clip(str(a), 160)}" for a in actions[:SHOWN_ACTIONS]]
+            if len(actions) > SHOWN_ACTIONS:
+                lines.append(f"  ... and {len(actions) - SHOWN_ACTIONS} more (the JSON report lists all)")
+    return lines
+
+
+def failure_lines(failure: Failure) -> list[str]:
+    """A failure as text: where, the request sent, then every differing field side by side with its rule."""
+    step = "" if failure.step is None else (" the start:" if failure.step == 0 else f" step {failure.step}:")
+    lines = [f"at {failure.where}{step} {failure.action}"]
+    if failure.request is not None:
+        lines.append(f"sent:  {_clip(json.dumps(failure.request, ensure_ascii=False, separators=(',', ':')), 200)}")
+    if failure.asked is not None:
+        lines.append(f"asked: {_clip(json.dumps(failure.asked, ensure_ascii=False, separators=(',', ':')), 200)}")
+    if not failure.fields:
+        return lines + [_clip(line, 400) for line in failure.message.splitlines()[:12]]
+    rows = [("field", "expected", "actual", "rule")]
+    for f in failure.fields[:SHOWN_FIELDS]:
+        rule = (f.rule or "-") + (" (by the reference)" if f.by_reference else "")
+        rows.append((_clip(f.path, 40), show_value(f.expected), show_value(f.actual), rule))
+    widths = [max(cell_len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        lines.append(f"{pad(r[0], widths[0])}  {pad(r[1], widths[1])} | {pad(r[2], widths[2])}  {r[3]}".rstrip())
+    if len(failure.fields) > SHOWN_FIELDS:
+        lines.append(f"... and {len(failure.fields) - SHOWN_FIELDS} more fields (the JSON and HTML reports list all)")
+    for f in failure.fields[:SHOWN_FIELDS]:
+        lines += _legal_lines(f)
+        change = list_change(f.expected, f.actual)
+        if change is not None:
+            lines.append(_clip(f"{f.path}: {change}", 300))
+    for rule in dict.fromkeys(f.rule for f in failure.fields[:SHOWN_FIELDS] if f.rule):
+        found = rule_words(rule)
+        if found is not None:
+            lines.append(_clip(f"{rule} ({found[1]}:{found[2]}): {first_sentence(found[0])}", 200))
+    for later in failure.later[:SHOWN_LATER]:
+        lines.append("then, judged from the reference's position before the step (resynchronised):")
+        lines += ["  " + line for line in failure_lines(replace(later, later=()))]
+    if len(failure.later) > SHOWN_LATER:
+        lines.append(f"... and {len(failure.later) - SHOWN_LATER} more later differences (the JSON report lists all)")
+    return lines
+
+
+def _stderr_lines(tail: str) -> list[str]:
+    return ["build stderr (last lines):", *["  | " + s for s in tail.splitlines()]] if tail else []
