@@ -31,8 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from refimpl.games import GAMES  # noqa: E402
 from refimpl.harness.protocol import ProtocolDriver  # noqa: E402
-from refimpl.harness.replay import plan, replay_all  # noqa: E402
-from refimpl.harness.trace import find_traces, load_trace  # noqa: E402
+from refimpl.harness.plan import plan  # noqa: E402
+from refimpl.harness.replay import replay_all
+from refimpl.harness.tracefile import find_traces, load_trace  # noqa: E402
 
 PY = shlex.quote(sys.executable)
 ECHO = f"{PY} {shlex.quote(str(ROOT / 'bench' / 'echo_build.py'))}"

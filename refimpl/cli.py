@@ -24,7 +24,8 @@ from .harness.executor import ExecutorError
 from .errors import Exit, KitError
 from .games import GAMES, BadSetup
 from .harness.replay import MISMATCH, replay as replay_trace
-from .harness.trace import TraceError, load_traces
+from .harness.trace import TraceError
+from .harness.tracefile import load_traces
 
 
 def _echo_text(text: str, color: bool = True) -> None:

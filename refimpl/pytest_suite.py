@@ -30,7 +30,8 @@ from .rulebook.rules import RULE_ID, feature_tags, spec_rules
 from .scenarios import BROKE, FAILED, NOT_RUN as SCENARIO_NOT_RUN, Builds, NotRun, Outcome, Scenario, Selected
 from .scenarios import gherkin, run_scenario
 from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
-from .harness.trace import Trace, TraceError, load_trace
+from .harness.trace import Trace, TraceError
+from .harness.tracefile import load_trace
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from refimpl.games import GAMES
-from refimpl.harness.trace import find_traces, load_trace
+from refimpl.harness.tracefile import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"^[a-z][a-z0-9-]*$")

@@ -18,7 +18,7 @@ from refimpl.harness.chance import STREAM_RULES, ExplicitChance, Rewriter, expli
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.games.ludo import cpu
-from refimpl.harness.trace import load_trace
+from refimpl.harness.tracefile import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN_RANDOM = f"{sys.executable} tests/builds/own_random.py"

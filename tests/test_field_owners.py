@@ -13,7 +13,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import MISMATCH, replay_all
 from refimpl.reports.model import FAILED, Check, Failure, Report
 from refimpl.reports.failures import field_diffs, trace_failure
-from refimpl.harness.trace import load_traces
+from refimpl.harness.tracefile import load_traces
 from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent

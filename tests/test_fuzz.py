@@ -27,7 +27,7 @@ from refimpl.harness.protocol import ProtocolDriver
 from refimpl.harness.replay import replay_all
 from refimpl.rulebook.rules import spec_rules
 from refimpl.harness.serve import Session
-from refimpl.harness.trace import load_trace
+from refimpl.harness.tracefile import load_trace
 from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,7 +24,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
 from refimpl.reports.model import Report
 from refimpl.reports.jsondoc import verify_json
-from refimpl.harness.trace import load_traces
+from refimpl.harness.tracefile import load_traces
 from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS
 

@@ -23,7 +23,7 @@ from refimpl.games import GAMES
 from refimpl.harness.replay import MISMATCH, replay_all
 from refimpl.rulebook.rules import spec_rules
 from refimpl.scenarios import FAILED, BROKE, bundled, run_scenario
-from refimpl.harness.trace import find_traces, load_trace
+from refimpl.harness.tracefile import find_traces, load_trace
 from tests.misreadings import MISREADINGS, game_of, rule_of
 
 ROOT = Path(__file__).resolve().parent.parent

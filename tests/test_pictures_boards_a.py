@@ -14,7 +14,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.reports.pictures import beacon_lines, lantern_quay, ludo
 from refimpl.harness.replay import replay
-from refimpl.harness.trace import load_traces
+from refimpl.harness.tracefile import load_traces
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAWERS = {"beacon-lines": beacon_lines.draw, "lantern-quay": lantern_quay.draw, "ludo": ludo.draw}

@@ -17,8 +17,8 @@ from refimpl.reports import pictures
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.reports.pictures import black_fog, conquest_king
-from refimpl.harness.replay import step_op
-from refimpl.harness.trace import load_traces
+from refimpl.harness.plan import step_op
+from refimpl.harness.tracefile import load_traces
 
 TRACES = Path(__file__).resolve().parent.parent / "traces"
 GAMES_B = ("conquest-king", "black-fog")

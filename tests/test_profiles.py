@@ -21,7 +21,7 @@ from refimpl.rulebook.profiles import (FIELDS, Profile, ProfileError, default_va
                                       using)
 from refimpl.harness.replay import replay_all
 from refimpl.rulebook.rules import spec_rules
-from refimpl.harness.trace import find_traces, load_trace
+from refimpl.harness.tracefile import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -6,7 +6,7 @@ import pytest
 
 from refimpl.games import GAMES
 from refimpl.rulebook.rules import feature_tags, spec_rules
-from refimpl.harness.trace import find_traces, load_trace
+from refimpl.harness.tracefile import find_traces, load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 

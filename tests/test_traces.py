@@ -6,7 +6,8 @@ import pytest
 
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import CONFORMS, MISMATCH, replay
-from refimpl.harness.trace import TraceError, find_traces, load_trace, parse_trace
+from refimpl.harness.trace import TraceError
+from refimpl.harness.tracefile import find_traces, load_trace, parse_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = find_traces([ROOT / "traces"])

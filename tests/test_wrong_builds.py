@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from refimpl.harness.replay import MISMATCH, replay
-from refimpl.harness.trace import find_traces, load_trace
+from refimpl.harness.tracefile import find_traces, load_trace
 from tests.wrong_builds import beacon
 
 ROOT = Path(__file__).resolve().parent.parent

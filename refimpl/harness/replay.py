@@ -20,8 +20,9 @@ from typing import Any, Callable, Iterable, Iterator
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
 from .chance import Rewriter, explicit_trace, is_explicit
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
-from ..games import GAMES, JSON
+from ..games import JSON
 from ..util import jsonio
+from .plan import Probe, is_refusal, moves, plan_iter
 from .trace import Step, Trace
 
 CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
@@ -91,100 +92,6 @@ class TraceResult:
         return next((s for s in self.steps if not s.ok), None)
 
 
-@dataclass(frozen=True)
-class Probe:
-    """One request of a trace's plan: what it asks and what it is for."""
-
-    op: Op
-    kind: str  # step (the step's own request, or the game's start) | view | legal | unchanged
-    step: Step | None  # the step it belongs to; None: the start of the game
-    observer: str | None = None
-
-
-def step_op(trace: Trace, step: Step) -> Op:
-    """The request that replays ``step`` of ``trace``."""
-    if step.is_restart:
-        return ("restart",)
-    if step.kind == "request":
-        return ("request", dict(step.start or {}))
-    if step.start is not None:
-        s = step.start
-        return ("start", trace.game, s.get("ruleset"), s.get("seed"), s.get("setup", {}))
-    return ("apply", step.action)
-
-
-def moves(probe: Probe) -> bool:
-    """Whether a step's request may change the game (so its answer is the full view to compare a later
-    rejection with): every request but ``state`` and ``legal`` sent as written."""
-    return probe.op[0] != "request" or probe.op[1].get("op") not in ("state", "legal")
-
-
-def _refused(outcome: Outcome) -> bool:
-    return isinstance(outcome, (Rejected, Refused))
-
-
-def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
-              legal_at: Callable[[Step | None], bool] | None = None,
-              rewrite: Callable[[Op], Op] | None = None) -> Iterator[tuple[Probe, Outcome | None]]:
-    """The requests that replay ``trace`` and check it, one at a time, each with the oracle's answer to it
-    (None without an oracle): a trace of any length is planned as it is replayed.
-
-    Without an oracle: each step's request, the views and legal list the step asks about, and a state
-    request after an expected refusal (nothing may change). With one: after every accepted request,
-    every player's view (games with hidden information) and the legal lists (the referee's and, with
-    hidden information, each player's) when the build lists legal actions; ``legal_at`` (the fuzzer's)
-    limits the oracle's legal lists to the steps it names (None: the start). ``rewrite`` turns each
-    request into the one actually sent (the explicit form of chance, for an explicit-chance build), so the
-    oracle answers it and a report shows it. Raises TraceError for a step of a long trace that is bad.
-    """
-    info = GAMES[trace.game].info if trace.game in GAMES else None
-    players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
-
-    def ask(probe: Probe) -> tuple[Probe, Outcome | None]:
-        if rewrite is not None:
-            probe = replace(probe, op=rewrite(probe.op))
-        if oracle is None:
-            return probe, None
-        return probe, next(iter(oracle.batch([probe.op])))
-
-    def looks(step: Step | None, refused: bool) -> Iterator[tuple[Probe, Outcome | None]]:
-        named = list(step.views or {}) if step is not None else []
-        for observer in named + ([p for p in players if p not in named] if not refused else []):
-            yield ask(Probe(("view", observer), "view", step, observer))
-        wants_legal = step is not None and step.legal is not None
-        oracle_wants = oracle is not None and (legal_at is None or legal_at(step))
-        if lists_legal and not refused and (wants_legal or oracle_wants):
-            yield ask(Probe(("legal", None), "legal", step))
-            for player in players:
-                yield ask(Probe(("legal", player), "legal", step, player))
-        if refused:
-            yield ask(Probe(("view", None), "unchanged", step))
-
-    first = ask(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
-    yield first
-    yield from looks(None, first[1] is not None and _refused(first[1]))
-    for step in trace.steps:
-        probe, answer = ask(Probe(step_op(trace, step), "step", step))
-        yield probe, answer
-        refused = step.reject is not None or step.error is not None or (answer is not None and _refused(answer))
-        if step.kind == "request" and not refused:
-            continue  # a request that is not a move: its own answer is all there is to check
-        yield from looks(step, refused)
-
-
-def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
-         legal_at: Callable[[Step | None], bool] | None = None,
-         rewrite: Callable[[Op], Op] | None = None) -> tuple[list[Probe], list[Outcome]]:
-    """``plan_iter`` as two lists: the probes, and the oracle's answers (empty without an oracle)."""
-    probes: list[Probe] = []
-    answers: list[Outcome] = []
-    for probe, answer in plan_iter(trace, lists_legal, oracle, legal_at, rewrite):
-        probes.append(probe)
-        if oracle is not None:
-            answers.append(answer)
-    return probes, answers
-
-
 # --- judging ---------------------------------------------------------------------------------------
 
 def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") -> Difference | None:
@@ -249,7 +156,7 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
         expected = (step.views or {}).get(probe.observer) if step is not None else None
         if expected is None:
             return None, None
-        diff = first_difference(expected, outcome) if not _refused(outcome) else \
+        diff = first_difference(expected, outcome) if not is_refusal(outcome) else \
             Difference("state", expected, _show_outcome(outcome))
         return expected, None if diff is None else Difference(f"view[{probe.observer}].{diff.path}",
                                                               diff.expected, diff.actual)
@@ -497,6 +404,5 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
             yield _check(trace, answered(i, outcomes), oracle is not None, lambda i=i: stopped.add(i))  # type: ignore[misc]
 
 
-__all__ = ["replay", "replay_all", "plan", "plan_iter", "moves", "outcome_difference", "TraceResult", "StepResult", "Probe",
-           "FailureDetail",
-           "CONFORMS", "MISMATCH", "NOT_RUN", "DriverError"]
+__all__ = ["replay", "replay_all", "outcome_difference", "TraceResult", "StepResult", "FailureDetail", "CONFORMS",
+           "MISMATCH", "NOT_RUN", "DriverError"]

@@ -12,7 +12,7 @@ from typing import Any
 from . import pictures
 from ..harness.compare import every_whole_difference
 from ..harness.driver import Driver, Refused, Rejected, ReferenceDriver, request
-from ..harness.replay import step_op
+from ..harness.plan import step_op
 from ..harness.trace import Trace
 from ..errors import KitError
 

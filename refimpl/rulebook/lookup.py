@@ -186,7 +186,7 @@ def scenarios_of(rule: str) -> tuple[TaggedScenario, ...]:
 def traces_of(rule: str) -> tuple[TraceMention, ...]:
     """The bundled traces whose ``rules`` (of the whole trace, or of a step) name ``rule``, in file order.
     Raises refimpl.harness.trace.TraceError for a trace the kit cannot read."""
-    from ..harness.trace import load_traces
+    from ..harness.tracefile import load_traces
 
     out: list[TraceMention] = []
     for trace in load_traces([suite.trace_folder()]):

@@ -9,7 +9,8 @@ from ..games import GAMES
 from ..harness.compare import first_difference
 from ..harness.driver import BuildBroke, DriverError, ReferenceDriver, request
 from ..harness.protocol import ProtocolDriver
-from ..harness.replay import outcome_difference, plan
+from ..harness.replay import outcome_difference
+from ..harness.plan import plan
 from ..harness.trace import Trace
 from ..reports.model import BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff
 from ..reports.safetext import bounded

@@ -16,7 +16,8 @@ from ..games import GAMES, Game, RuleViolation
 from ..games.base import owners
 from ..harness.driver import BuildBroke, ReferenceDriver
 from ..harness.protocol import ProtocolDriver
-from ..harness.replay import CONFORMS, NOT_RUN, TraceResult, replay_all, step_op
+from ..harness.replay import CONFORMS, NOT_RUN, TraceResult, replay_all
+from ..harness.plan import step_op
 from ..harness.trace import Steps, Trace
 from ..reports.model import BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff, Report
 from ..reports.failures import shown_path, trace_failure

@@ -9,7 +9,8 @@ from pathlib import Path
 from .. import suite
 from ..games import GAMES
 from ..harness.driver import ReferenceDriver
-from ..harness.trace import Trace, by_reference, load_traces
+from ..harness.trace import Trace, by_reference
+from ..harness.tracefile import load_traces
 from ..reports.model import SKIPPED, Check
 from ..rulebook.profiles import Profile
 from ..scenarios import FeatureError, Scenario, UndefinedStep, bundled, check_steps

@@ -31,7 +31,7 @@ from ...harness.replay import replay_all
 from ...util.files import write_file
 from ...harness.processes import acknowledge, check_stop
 from ...rulebook.profiles import Profile, using
-from ...harness.trace import dump_trace, load_trace
+from ...harness.tracefile import dump_trace, load_trace
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
 from .judge import Divergence, Judged, explain, judge, judge_drawn

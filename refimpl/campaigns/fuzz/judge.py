@@ -12,7 +12,8 @@ from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, first_difference, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ...games import GAMES, JSON
-from ...harness.replay import Probe, _show_outcome, moves, outcome_difference, plan_iter
+from ...harness.plan import Probe, moves, plan_iter
+from ...harness.replay import _show_outcome, outcome_difference
 from ...harness.trace import Step, Trace
 from .cases import Case, CaseDraw
 
