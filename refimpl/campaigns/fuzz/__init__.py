@@ -7,9 +7,11 @@
 - ``judge``: a case run against the build and the reference; the first divergence, in a builder's words;
 - ``shrink``: shrinking passes that know what a case is (start from a set-up, drop steps);
 - ``reproducer``: a judged case as an ordinary trace;
-- ``campaign``: campaigns, jobs and the report.
+- ``campaign``: one campaign: a search, its first finding shrunk;
+- ``run``: a fuzz run: its campaigns (jobs), the report, the finding judged, written and replayed.
 """
 
-from .campaign import BROKE, DIVERGES, NONDETERMINISTIC, FuzzReport, FuzzSettings, fuzz
+from .campaign import BROKE, DIVERGES, NONDETERMINISTIC, FuzzSettings
+from .run import FuzzReport, fuzz
 
 __all__ = ["BROKE", "DIVERGES", "NONDETERMINISTIC", "FuzzReport", "FuzzSettings", "fuzz"]
