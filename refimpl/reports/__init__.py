@@ -8,5 +8,6 @@
   positions; ``show``: one step of a trace drawn; ``hexmap``: the Black Fog map as text;
 - ``badges``: Shields endpoint badges; ``transcript``: a failing check's raw exchanges as JSON Lines;
 - ``runs``: saved reports read back and compared;
+- ``campaigns``: what fuzz and the power meter print as text; ``terminal``: a text report in colour;
 - ``safetext``: what a build sent, made safe for a terminal, JSON and XML.
 """

@@ -109,3 +109,42 @@ def failure_json(failure: Failure | None) -> dict[str, Any] | None:
                   "expected": _value_json(failure.expected_view), "actual": _value_json(failure.actual_view)},
         "later": [failure_json(f) for f in failure.later],
     }
+
+
+# --- the other commands' machine output --------------------------------------------------------------
+
+def checks_json(found: list[tuple[str, str, str, tuple[str, ...]]]) -> str:
+    """``verify --list --format json``: each check that would run, with its kind, game, name and rules."""
+    return json.dumps([{"kind": k, "game": g, "name": n, "rules": list(r)} for k, g, n, r in found],
+                      indent=1, ensure_ascii=True) + "\n"
+
+
+def perft_json(game: str, ruleset: str, depth: int, counts: Any) -> str:
+    """``refimpl perft --format json`` (schema: refimpl/schemas/output/perft.schema.json)."""
+    return dumps({
+        "game": game, "ruleset": ruleset, "depth": depth,
+        "nodes": list(counts.nodes),
+        "finished": [{"depth": d, "result": r, "count": n} for d, per in enumerate(counts.results) for r, n in per],
+        "totals": [{"result": r, "count": n} for r, n in counts.totals().items()]})
+
+
+def map_json(seed: int, view: Any) -> str:
+    """``refimpl map --format json`` (schema: refimpl/schemas/output/map.schema.json): a Black Fog view's tiles
+    by kind, as axial coordinates."""
+    from ..games.black_fog import hexes
+
+    tiles = {kind: [dict(zip(("q", "r"), hexes.parse(t))) for t in view["map"][kind]] for kind in view["map"]}
+    return dumps({"seed": seed, **tiles})
+
+
+def tables_json(chosen: dict[str, Any]) -> str:
+    """``refimpl tables --format json`` (schema: refimpl/schemas/output/tables.schema.json)."""
+    from ..rulebook import tables
+
+    return dumps({n: tables.as_json(t) for n, t in chosen.items()})
+
+
+def fuzz_json(result: Any) -> str:
+    """``refimpl fuzz --format json`` (schema: refimpl/schemas/output/fuzz.schema.json): the run's report
+    (FuzzReport.json), indented."""
+    return json.dumps(result.json(), indent=2) + "\n"

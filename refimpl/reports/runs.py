@@ -105,6 +105,12 @@ def diff(old: Report, new: Report) -> dict[str, list[Change]]:
     return out
 
 
+def diff_json(changes: Mapping[str, list[Change]]) -> str:
+    """``refimpl diff --format json``: the changes by kind (regressions, fixes, new, gone), each a check's kind,
+    game, name and its status before and after."""
+    return json.dumps({k: [vars(c) for c in v] for k, v in changes.items()}, indent=1, ensure_ascii=True) + "\n"
+
+
 def diff_text(changes: Mapping[str, list[Change]], old: Report, new: Report) -> str:
     lines = [f"old: {VERDICTS[old.exit_code]} ({old.kit.get('version')}, suite {old.kit.get('suite')}); "
              f"new: {VERDICTS[new.exit_code]} ({new.kit.get('version')}, suite {new.kit.get('suite')})"]
@@ -115,4 +121,4 @@ def diff_text(changes: Mapping[str, list[Change]], old: Report, new: Report) -> 
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Change", "SavedReportError", "diff", "diff_text", "load_report", "report_from_json"]
+__all__ = ["Change", "SavedReportError", "diff", "diff_json", "diff_text", "load_report", "report_from_json"]

@@ -243,3 +243,43 @@ def failure_lines(failure: Failure) -> list[str]:
 
 def _stderr_lines(tail: str) -> list[str]:
     return ["build stderr (last lines):", *["  | " + s for s in tail.splitlines()]] if tail else []
+
+
+# --- what the other commands print ------------------------------------------------------------------
+
+def games_text() -> str:
+    """``refimpl games``: each registered game, its title, its rulesets (the default marked) and its spec."""
+    from ..games import GAMES
+
+    out = []
+    for name, engine in GAMES.items():
+        info = engine.info
+        rulesets = ", ".join(f"{r}{' (default)' if r == info.default_ruleset else ''}" for r in info.rulesets)
+        out.append(f"{name:14} {info.title:16} rulesets: {rulesets}   spec: {info.spec}\n")
+    return "".join(out)
+
+
+def checks_text(found: list[tuple[str, str, str, tuple[str, ...]]]) -> str:
+    """``verify --list``: each check that would run (kind, name, rules), then how many."""
+    return ("".join(f"{k:9} {n} [{', '.join(r)}]\n" for k, _g, n, r in found)
+            + f"{len(found)} checks (a build with its own random source also gets checks of its own chance)\n")
+
+
+def perft_text(counts: Any) -> str:
+    """``refimpl perft``: the action sequences to each depth (with the games finished there), then the finished
+    games by result (``counts``: a harness.perft count)."""
+    out = []
+    for d, (n, finished) in enumerate(zip(counts.nodes, counts.results)):
+        ended = ", ".join(f"{r} {k}" for r, k in finished)
+        out.append(f"depth {d}: {n}" + (f"  (finished: {ended})" if ended else "") + "\n")
+    out += [f"finished, {result}: {n}\n" for result, n in counts.totals().items()]
+    return "".join(out)
+
+
+def tables_text(chosen: dict[str, Any], markdown: bool = False) -> str:
+    """``refimpl tables``: the tables ``chosen`` (name -> table), as text or markdown, each under its name when
+    there are several."""
+    from ..rulebook import tables
+
+    render = tables.markdown if markdown else tables.text
+    return "\n".join(f"{n}\n\n{render(t)}" if len(chosen) > 1 else render(t) for n, t in chosen.items())

@@ -1,0 +1,89 @@
+"""What the commands share: the options several of them take (``--profile``, ``--cluster``, ``--jobs``), bad input
+said as one line and exit 2 (``fail``, which the error boundary in cli.py uses too), and a text written safely."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn
+
+import click
+
+from ..errors import Exit
+from ..reports.safetext import printable
+
+
+def fail(message: str, code: Exit = Exit.BAD_INPUT) -> NoReturn:
+    """``refimpl: MESSAGE`` on stderr (made printable), then exit ``code`` (2 unless told)."""
+    click.echo(f"refimpl: {printable(message)}", err=True)
+    sys.exit(code)
+
+
+def reference_command() -> str:
+    """The shell command that serves the reference (the build a command judges when none is named)."""
+    return f"{shlex.quote(sys.executable)} -m refimpl serve"
+
+
+def profile_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--profile FILE`` (repeatable, one per game): the builder's own chosen values (refimpl profile GAME)."""
+    return click.option("--profile", "profile_files", multiple=True, type=click.Path(dir_okay=False),
+                        help="A ruleset profile (YAML: refimpl profile GAME prints the defaults): judge the "
+                             "game under these chosen values. Repeatable, one per game.")(func)
+
+
+def load_profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
+    """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
+    from ..rulebook.profiles import ProfileError, by_game, load_profile
+
+    try:
+        found = [load_profile(f) for f in files]
+        by_game(found)
+    except ProfileError as exc:
+        fail(str(exc))
+    return found
+
+
+def cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--cluster ADDRESS``: run the jobs on a Dask cluster instead of local processes."""
+    return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
+                        help="Run the jobs on the Dask cluster whose scheduler is here (needs the 'cluster' "
+                             "extra; docs/cluster.md). Same results as a local run.")(func)
+
+
+class Jobs(click.ParamType):
+    """A count of worker processes: a whole number of at least 1, or ``auto`` (one a usable core)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "auto":
+            return usable_cores()
+        try:
+            jobs = int(str(value).strip())
+        except ValueError:
+            jobs = 0
+        if jobs < 1:
+            self.fail(f"{value!r} is neither a whole number of at least 1 nor 'auto'", param, ctx)
+        return jobs
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it, else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS has no affinity call
+        return max(1, os.cpu_count() or 1)
+
+
+JOBS = Jobs()
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` safely (refimpl/util/files.py). Raises OSError."""
+    from ..util.files import write_file
+
+    write_file(path, text.encode("utf-8", "replace"))  # the renderers leave nothing to replace

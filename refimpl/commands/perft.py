@@ -1,0 +1,29 @@
+"""``refimpl perft``: the action sequences from the start to each depth, counted."""
+
+from __future__ import annotations
+
+import click
+
+from ..games import GAMES
+from ..reports import jsondoc, text as textreport
+from .options import fail
+
+
+@click.command("perft")
+@click.argument("game")
+@click.option("--ruleset", default=None)
+@click.option("--depth", type=click.IntRange(min=0, max=12), default=3, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def perft_cmd(game: str, ruleset: str | None, depth: int, fmt: str) -> None:
+    """Count the action sequences from the start to each depth, and the finished games by result."""
+    from ..harness.perft import perft
+
+    if game not in GAMES:
+        fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
+        fail(f"{game} has no ruleset {ruleset!r}")
+    counts = perft(game, ruleset, depth)
+    if fmt == "json":
+        click.echo(jsondoc.perft_json(game, ruleset or GAMES[game].info.default_ruleset, depth, counts), nl=False)
+        return
+    click.echo(textreport.perft_text(counts), nl=False)

@@ -1,0 +1,89 @@
+"""``refimpl simulate``: full Ludo games between CPU levels, and each seat's win rate."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..errors import Exit
+from ..harness.executor import ExecutorError
+from ..reports import jsondoc
+from .options import cluster_option, fail
+
+
+@click.command("simulate")
+@click.argument("game", type=click.Choice(["ludo"]))
+@click.option("--games", "n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seats", default="easy,easy,easy,easy", show_default=True,
+              help="CPU level of each seat, in turn order (human, cpu1, cpu2, cpu3).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes; the result depends only on --seed and --games.")
+@click.option("--rotate", is_flag=True,
+              help="Rotate the levels through the seats (game i shifts --seats by i), so each level sits in "
+                   "each seat equally often; adds a row per level (its wins whatever seat it sat in).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="csv: a header, a row per seat (and with --rotate per level, its seat empty; a seat's level "
+                   "is empty then): seat, level, games, wins, win_rate, ci95_low, ci95_high, and the run's "
+                   "capped and average_throws repeated on every row.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
+              help="Also write a chart of the win rates with their 95% intervals as SVG (SVG only: no PNG).")
+@click.option("--quiet", is_flag=True, help="No progress on stderr (else: a bar on a terminal, a line every "
+                                            "10% of the games otherwise).")
+@cluster_option
+def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bool, fmt: str, plot: str | None,
+                 quiet: bool, cluster: str | None) -> None:
+    """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
+    from ..util.files import write_file
+    from ..campaigns.simulate import (Interrupted, SimulateError, simulate, summary_csv, summary_json, summary_svg,
+                                     summary_text)
+
+    if plot is not None and not plot.lower().endswith(".svg"):
+        fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")
+    logged = True  # stderr is a terminal, or a log: a pipe or a file the process holds
+    try:
+        os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        logged = False  # an in-memory stream (a test's runner): no progress
+    bar = None
+    if quiet or not logged:
+        pass
+    elif sys.stderr.isatty():
+        def bar(done: int, total: int) -> None:
+            filled = 30 * done // total
+            click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games", err=True, nl=done == total)
+    else:  # a CI log: a plain line each time another tenth of the games is done
+        tenths = [0]
+
+        def bar(done: int, total: int) -> None:
+            if done * 10 // total > tenths[0] or done == total:
+                tenths[0] = done * 10 // total
+                click.echo(f"simulate {game}: {done}/{total} games ({done / total:.0%})", err=True)
+    from ..harness.processes import scope
+
+    code = Exit.CONFORMS
+    try:
+        with scope():  # SIGTERM ends the run like Ctrl-C, and the job processes with it
+            summary = simulate(n, seats.split(","), seed, jobs, bar, cluster, rotate)
+    except (SimulateError, ExecutorError) as exc:
+        fail(str(exc))
+    except Interrupted as exc:
+        summary = exc.summary
+        code = Exit.TERMINATED if exc.signal == "SIGTERM" else Exit.INTERRUPTED
+        if bar is not None and sys.stderr.isatty():
+            click.echo("", err=True)
+        if fmt == "csv":  # CSV has no place to say it
+            click.echo(f"refimpl: interrupted ({exc.signal}) after {summary.games} of {n} games: the figures "
+                       f"are of the games played", err=True)
+    if plot is not None:
+        try:
+            write_file(plot, summary_svg(summary).encode("utf-8"))
+        except OSError as exc:
+            fail(f"--plot {plot}: {exc.strerror or exc}")
+    if fmt == "json":
+        click.echo(jsondoc.dumps(summary_json(summary)), nl=False)
+    else:
+        click.echo(summary_csv(summary) if fmt == "csv" else summary_text(summary), nl=False)
+    sys.exit(code)

@@ -1,0 +1,184 @@
+"""``refimpl verify``: a build checked against every bundled trace and scenario, and the reports written."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from typing import Any, Callable
+
+import click
+
+from ..errors import Exit
+from ..harness.trace import TraceError
+from ..reports import jsondoc, text as textreport
+from ..reports.model import Report
+from ..reports.safetext import printable
+from ..reports.terminal import echo_text
+from ..util import yamlsafe
+from .options import JOBS, fail, load_profiles, profile_option, reference_command, write_text
+
+
+@click.command("verify")
+@click.option("--impl", "command", default=None,
+              help="Shell command that starts the build under test (it speaks specs/protocol.md). "
+                   "Default: the reference, refimpl serve.")
+@click.option("--game", "games", multiple=True, help="Only this game (repeatable).")
+@click.option("--ruleset", "rulesets", multiple=True, help="Only this ruleset (repeatable).")
+@click.option("-k", "keyword", help="Only traces and scenarios whose name contains this text.")
+@click.option("--expect-fail", type=click.Path(dir_okay=False), help="YAML list of the build's known deviations.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Seconds the build may take to answer one request.")
+@click.option("--traces", "trace_paths", multiple=True, help="Trace files or folders (default: the bundled ones).")
+@click.option("--no-scenarios", is_flag=True, help="Run the traces only, not the Gherkin scenarios.")
+@click.option("--lock-step", is_flag=True, help="Wait for each answer before sending the next request.")
+@click.option("--perft", "perft_depth", type=click.IntRange(min=0, max=6), default=0,
+              help="Also walk the build's legal-action lists to this depth against the golden perft counts.")
+@click.option("--twice", is_flag=True, help="Also send every trace twice and report answers that differ.")
+@click.option("--no-oracle", is_flag=True,
+              help="Judge traces by their own expectations only, not also against the reference's whole answers.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first check that fails or breaks.")
+@click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds the whole run may take; what has not run by then is reported as not run.")
+@click.option("--jobs", type=JOBS, default="1", show_default=True, envvar="REFIMPL_JOBS",
+              help="Worker processes, each with build processes of its own ('auto': one a usable core; also "
+                   "the REFIMPL_JOBS variable). The report is the one a single job gives.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--no-color", is_flag=True, help="No colour in the text report (also: the NO_COLOR variable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
+              help="github: one workflow annotation a failure (under GitHub Actions they follow the text report "
+                   "anyway).")
+@click.option("--list", "list_only", is_flag=True, help="Print the checks that would run, with their rules, and exit.")
+@click.option("--write-expect-fail", "record_path", type=click.Path(dir_okay=False),
+              help="Write this run's failures as an expect-fail file here (reasons: recorded, not reviewed).")
+@click.option("--junit-xml", type=click.Path(dir_okay=False), help="Also write a JUnit XML report here.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Also write the JSON report (as --format json prints it) here.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML report here (the matrix, each failure with its ledger and "
+                   "pictures of the position).")
+@click.option("--badges", "badge_dir", type=click.Path(file_okay=False),
+              help="Also write a Shields endpoint badge (JSON) per game and one for all games into this folder.")
+@click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
+              help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
+@profile_option
+def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
+               expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
+               lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
+               max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
+               html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
+               profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None,
+               jobs: int) -> None:
+    """Check a build against every bundled trace and Gherkin scenario, through the protocol.
+
+    Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
+    2 bad usage or input, 3 the build crashed, hung or broke the protocol.
+    """
+    from ..harness.preflight import BadChecks
+    from ..harness.processes import scope
+    from ..verify import VerifyError, VerifySettings, verify
+
+    settings = VerifySettings(traces=trace_paths, games=games, rulesets=rulesets, keyword=keyword,
+                              expect_fail=expect_fail, timeout=timeout, scenarios=not no_scenarios,
+                              pipeline=not lock_step, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
+                              oracle=not no_oracle, max_time=max_time, transcripts=transcript_dir is not None,
+                              jobs=jobs)
+    if list_only:
+        from ..verify import list_checks
+
+        try:
+            found = list_checks(settings)
+        except (TraceError, VerifyError, BadChecks) as exc:
+            fail(str(exc))
+        click.echo(jsondoc.checks_json(found) if fmt == "json" else textreport.checks_text(found), nl=False)
+        return
+    if command is None:
+        command = reference_command()
+    check_report_paths(badge_dir, transcript_dir)
+    settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
+    try:
+        with scope():
+            result = verify(command, settings, None if quiet else progress_printer())
+    except (TraceError, VerifyError, BadChecks) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:  # while the report was being made: nothing ran to print
+        sys.exit(Exit.INTERRUPTED)
+    from ..reports import github, markdown
+
+    if fmt == "json":
+        click.echo(jsondoc.verify_json(result), nl=False)
+    elif fmt == "github":
+        click.echo(github.annotations(result), nl=False)
+    else:
+        echo_text(textreport.verify_text(result), color=not no_color)
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            click.echo(github.annotations(result), nl=False)
+    write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as out:  # GitHub's file, appended to as it asks
+                out.write(markdown.markdown(result))
+        except OSError as exc:
+            click.echo(f"refimpl: cannot append the step summary to {summary}: {yamlsafe.os_reason(exc)}", err=True)
+    if record_path:
+        from ..verify import write_expect_fail
+
+        try:
+            n = write_expect_fail(result, record_path)
+        except OSError as exc:
+            fail(f"cannot write {record_path}: {yamlsafe.os_reason(exc)}")
+        click.echo(f"wrote {n} expect-fail entries to {record_path} (recorded, not reviewed)", err=True)
+    sys.exit(result.exit_code)
+
+
+def progress_printer() -> Callable[[Any, int, int], None]:
+    """Progress on stderr: a bar redrawn in place on a terminal, else a plain line per check."""
+    tty = sys.stderr.isatty()
+
+    def show(check: Any, done: int, total: int) -> None:
+        if tty:
+            filled = 30 * min(done, total) // max(total, 1)
+            click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} checks ({check.kind}s) ",
+                       err=True, nl=False)
+        else:
+            click.echo(f"[{done}/{total}] {check.status:8} {check.kind} {printable(check.name)}", err=True)
+
+    return show
+
+
+def check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> None:
+    """Before a run: refuse (exit 2) a badge or transcript folder holding files of the kit's kind that the kit
+    did not write, so nothing of the user's is replaced and no run is wasted."""
+    from ..reports import badges, transcript
+
+    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder)):
+        if where:
+            try:
+                owned(where).check()
+            except OSError as exc:
+                fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+
+
+def write_reports(result: Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
+                  badge_dir: str | None, transcript_dir: str | None) -> None:
+    """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
+    transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
+    nothing from an earlier run looks current."""
+    from ..reports import badges, htmlpage as html_report, junit, transcript
+
+    where: str | None = ""
+    try:
+        for where, render in ((junit_xml, junit.junit_xml), (json_path, jsondoc.verify_json),
+                              (html_path, html_report.render)):
+            if where:
+                write_text(where, render(result))
+        if badge_dir:
+            where = badge_dir
+            badges.write_badges(result, badge_dir)
+        if transcript_dir:
+            where = transcript_dir
+            transcript.write_all(transcript_dir, ((c.name, list(c.transcript)) for c in result.checks
+                                                  if c.transcript))
+    except OSError as exc:
+        fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
