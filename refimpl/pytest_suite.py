@@ -22,16 +22,17 @@ from . import suite
 from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .games import GAMES
 from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
-from .harness.replay import MISMATCH, NOT_RUN, replay
+from .harness.replay import replay
 from .reports.model import Failure
 from .reports.text import failure_lines
 from .reports.failures import trace_failure
 from .rulebook.rules import RULE_ID, feature_tags, spec_rules
-from .scenarios import BROKE, FAILED, NOT_RUN as SCENARIO_NOT_RUN, Builds, NotRun, Outcome, Scenario, Selected
+from .scenarios import Builds, NotRun, Outcome, Scenario, Selected
 from .scenarios import gherkin, run_scenario
 from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
 from .harness.trace import Trace, TraceError
 from .harness.tracefile import load_trace
+from .status import Status
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run
 
@@ -235,9 +236,9 @@ class ScenarioItem(_KitItem):
 
     def run_on(self, driver: Selected) -> None:
         outcome = run_scenario(self.scenario, driver)
-        if outcome.status == SCENARIO_NOT_RUN:
+        if outcome.status == Status.NOT_RUN:
             pytest.skip(outcome.detail)
-        if outcome.status in (FAILED, BROKE):
+        if outcome.status in (Status.FAILED, Status.BROKE):
             raise ScenarioFailed(outcome)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -276,9 +277,9 @@ class TraceItem(_KitItem):
 
     def run_on(self, driver: Selected) -> None:
         result = replay(self.trace, driver, oracle=ReferenceDriver())
-        if result.status == NOT_RUN:
+        if result.status == Status.NOT_RUN:
             pytest.skip(result.reason)
-        if result.status == MISMATCH:
+        if result.status == Status.MISMATCH:
             raise TraceMismatch(trace_failure(self.trace, result))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

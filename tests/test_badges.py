@@ -18,7 +18,8 @@ from refimpl.suite import digest
 from refimpl.reports.badges import badges, write_badges
 from refimpl.harness.driver import BuildBroke
 from refimpl.errors import Exit
-from refimpl.reports.model import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
+from refimpl.reports.model import Check, Report
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "refimpl/schemas/output/badge.schema.json").read_text(encoding="utf-8"))
@@ -37,17 +38,19 @@ def message(doc: dict[str, Any]) -> tuple[str, str]:
 
 
 CASES = {
-    "conforms": report(("ludo", PASSED, 3), ("beacon-lines", PASSED, 2), ("ludo", SKIPPED, 4)),
-    "xfail": report(("ludo", PASSED, 2), ("ludo", XFAIL, 1)),
-    "failed": report(("ludo", PASSED, 2), ("ludo", FAILED, 1), ("beacon-lines", PASSED, 2)),
-    "xpass": report(("ludo", PASSED, 2), ("ludo", XPASS, 1)),
-    "broke": report(("ludo", PASSED, 1), ("ludo", FAILED, 1), ("ludo", BROKE, 1), ("beacon-lines", PASSED, 1)),
-    "not-run-game": report(("ludo", PASSED, 1), ("conquest-king", SKIPPED, 5)),
-    "nothing-ran": report(("ludo", SKIPPED, 2)),
+    "conforms": report(("ludo", Status.PASSED, 3), ("beacon-lines", Status.PASSED, 2), ("ludo", Status.NOT_RUN, 4)),
+    "xfail": report(("ludo", Status.PASSED, 2), ("ludo", Status.XFAIL, 1)),
+    "failed": report(("ludo", Status.PASSED, 2), ("ludo", Status.FAILED, 1), ("beacon-lines", Status.PASSED, 2)),
+    "xpass": report(("ludo", Status.PASSED, 2), ("ludo", Status.XPASS, 1)),
+    "broke": report(("ludo", Status.PASSED, 1), ("ludo", Status.FAILED, 1), ("ludo", Status.BROKE, 1),
+                    ("beacon-lines", Status.PASSED, 1)),
+    "not-run-game": report(("ludo", Status.PASSED, 1), ("conquest-king", Status.NOT_RUN, 5)),
+    "nothing-ran": report(("ludo", Status.NOT_RUN, 2)),
     "empty": report(),
-    "did-not-start": report(("ludo", SKIPPED, 2), broke_at_start=BuildBroke("crashed-at-start", "exit status 1")),
+    "did-not-start": report(("ludo", Status.NOT_RUN, 2),
+                            broke_at_start=BuildBroke("crashed-at-start", "exit status 1")),
     "did-not-start-no-checks": report(broke_at_start=BuildBroke("crashed-at-start", "exit status 1")),
-    "interrupted": report(("ludo", PASSED, 2), ("ludo", SKIPPED, 2), interrupted="SIGTERM"),
+    "interrupted": report(("ludo", Status.PASSED, 2), ("ludo", Status.NOT_RUN, 2), interrupted="SIGTERM"),
 }
 
 
@@ -112,6 +115,6 @@ def test_badges_of_a_real_verify_run_on_the_reference() -> None:
     rep = verify(f"{shlex.quote(sys.executable)} -m refimpl serve", VerifySettings(scenarios=False, games=["ludo"]))
     docs = badges(rep)
     assert rep.exit_code == Exit.CONFORMS and set(docs) == {"ludo", "all", "kit"}
-    ran = rep.count(PASSED)
+    ran = rep.count(Status.PASSED)
     assert ran > 0
     assert message(docs["ludo"]) == message(docs["all"]) == (f"conforms {ran}/{ran}", "brightgreen")

@@ -6,6 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from refimpl.cli import main
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,7 +147,7 @@ def test_a_step_that_breaks_on_the_reference_too_is_the_kits_bug(monkeypatch) ->
     import pytest
 
     from refimpl.harness.driver import ReferenceDriver
-    from refimpl.scenarios import FAILED, bundled, run_scenario
+    from refimpl.scenarios import bundled, run_scenario
     from refimpl.scenarios.runner import bind
 
     scenario = next(s for s in bundled() if s.game == "ludo")
@@ -171,7 +172,7 @@ def test_a_step_that_breaks_on_the_reference_too_is_the_kits_bug(monkeypatch) ->
         run_scenario(scenario, _Wrapped(ReferenceDriver(name="a build")))
     calls.clear()
     always[0] = False  # only the build's run breaks: the build's answers led there
-    assert run_scenario(scenario, _Wrapped(ReferenceDriver(name="a build"))).status == FAILED
+    assert run_scenario(scenario, _Wrapped(ReferenceDriver(name="a build"))).status == Status.FAILED
 
 
 class _Wrapped:

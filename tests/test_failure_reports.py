@@ -11,6 +11,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = f"{sys.executable} {ROOT / 'tests/builds/wrong.py'} capture-bonus"
@@ -125,18 +126,18 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files
 
 
 def test_rule_entries_cover_a_failure_only_when_they_cover_every_rule_it_counts_under() -> None:
-    from refimpl.reports.model import FAILED, XFAIL, Check, Failure, FieldDiff
+    from refimpl.reports.model import Check, Failure, FieldDiff
     from refimpl.verify.expectations import Expectation, apply_expectations
 
     fields = (FieldDiff("turn", "cpu1", "human", "LD-CAP-2"), FieldDiff("result", None, "human", "LD-END-1"))
-    check = Check("trace", "ludo", "ludo/t", ("LD-CAP-2", "LD-END-1"), FAILED, failure=Failure("t", 1, 1, "a",
+    check = Check("trace", "ludo", "ludo/t", ("LD-CAP-2", "LD-END-1"), Status.FAILED, failure=Failure("t", 1, 1, "a",
                                                                                               fields=fields))
     cap = Expectation("rule", "LD-CAP-2", "capture bonus (ticket 1)")
     end = Expectation("rule", "LD-END-1", "ending (ticket 2)")
     (only_cap, *_), _ = apply_expectations([check], [cap])
-    assert only_cap.status == FAILED  # the LD-END-1 difference is not hidden by an LD-CAP-2 entry
+    assert only_cap.status == Status.FAILED  # the LD-END-1 difference is not hidden by an LD-CAP-2 entry
     (both, *_), _ = apply_expectations([check], [cap, end])
-    assert both.status == XFAIL and both.reason == "capture bonus (ticket 1); ending (ticket 2)"
+    assert both.status == Status.XFAIL and both.reason == "capture bonus (ticket 1); ending (ticket 2)"
 
 
 def test_an_entry_may_name_one_example_of_a_scenario_outline() -> None:

@@ -10,11 +10,12 @@ import pytest
 
 from refimpl.harness.compare import Difference
 from refimpl.harness.driver import ReferenceDriver
-from refimpl.harness.replay import MISMATCH, replay_all
-from refimpl.reports.model import FAILED, Check, Failure, Report
+from refimpl.harness.replay import replay_all
+from refimpl.reports.model import Check, Failure, Report
 from refimpl.reports.failures import field_diffs, trace_failure
 from refimpl.harness.tracefile import load_traces
 from tests.builds.wrong import VARIANTS
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = load_traces([ROOT / "traces"])
@@ -25,7 +26,7 @@ def test_a_wrong_build_is_credited_to_the_rule_it_breaks(variant: str) -> None:
     game, factory, broken = VARIANTS[variant]
     build = ReferenceDriver({game: factory()}, name=variant)
     failures = [trace_failure(r.trace, r) for r in replay_all([t for t in TRACES if t.game == game], build,
-                                                               oracle=ReferenceDriver()) if r.status == MISMATCH]
+                                                               oracle=ReferenceDriver()) if r.status == Status.MISMATCH]
     assert failures, f"{variant}: no trace fails"
     credited = {r for failure in failures for f in failure.fields for r in f.credited}
     assert broken in credited, f"{variant} breaks {broken}, but its failures count under {sorted(credited)}"
@@ -37,7 +38,7 @@ def test_a_wrong_build_is_credited_to_the_rule_it_breaks(variant: str) -> None:
 def test_a_failure_counts_only_under_the_owners_of_its_fields() -> None:
     fields = field_diffs("ludo", [(Difference("sixes", 0, 1), False)], ("LD-CAP-1", "LD-ROLL-3", "LD-SAFE-1"))
     failure = Failure("t.yaml", 3, 1, "roll face=6", fields=fields)
-    check = Check("trace", "ludo", "ludo/t", ("LD-CAP-1", "LD-ROLL-3", "LD-SAFE-1", "LD-STACK-1"), FAILED,
+    check = Check("trace", "ludo", "ludo/t", ("LD-CAP-1", "LD-ROLL-3", "LD-SAFE-1", "LD-STACK-1"), Status.FAILED,
                   failure=failure)
     assert check.credited == ("LD-ROLL-3",)  # the first of sixes' rules the trace is tagged with
     matrix = Report("x", checks=[check]).matrix()["ludo"]

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refimpl.campaigns.fuzz import DIVERGES, FuzzSettings, fuzz
+from refimpl.campaigns.fuzz import FuzzSettings, fuzz
 from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case, options
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
@@ -29,6 +29,7 @@ from refimpl.rulebook.rules import spec_rules
 from refimpl.harness.serve import Session
 from refimpl.harness.tracefile import load_trace
 from tests.builds.wrong import VARIANTS
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)
@@ -60,7 +61,7 @@ def test_the_reference_fuzzes_clean(game: str, tmp_path: Path) -> None:
 def test_fuzz_finds_every_wrong_build_with_a_short_reproducer(variant: str, tmp_path: Path) -> None:
     game, _, rule = VARIANTS[variant]
     report = fuzz(build("wrong.py", variant), FuzzSettings(game, shrink_time=10), tmp_path)
-    assert report.finding is not None and report.finding.kind == DIVERGES, variant
+    assert report.finding is not None and report.finding.kind == Status.DIVERGES, variant
     assert report.finding.found_after < 60
     trace = load_trace(report.trace_path)
     assert len(trace.steps) <= 10, f"{variant}: a reproducer of {len(trace.steps)} steps"
@@ -165,7 +166,7 @@ def test_json_report(tmp_path: Path) -> None:
                    str(tmp_path), "--format", "json", "--shrink-time", "5")
     assert proc.returncode == 1
     doc = json.loads(proc.stdout)
-    assert doc["finding"]["kind"] == DIVERGES and doc["finding"]["steps"] <= 3
+    assert doc["finding"]["kind"] == Status.DIVERGES and doc["finding"]["steps"] <= 3
     assert doc["divergence"]["path"] and doc["replays"] == "replays to the same mismatch"
     assert doc["reproducer"] == str(tmp_path / "beacon-lines-v1-seed0.yaml")
 
@@ -319,7 +320,7 @@ def test_the_reproducer_keeps_only_the_set_up_the_divergence_needs(tmp_path: Pat
     pruned, the units not in the fight are gone (thinned while shrinking, or pruned), and the trace still
     replays to the same mismatch."""
     report = fuzz(build("wrong.py", "defender-wins-ties"), FuzzSettings("conquest-king", shrink_time=30), tmp_path)
-    assert report.finding is not None and report.finding.kind == DIVERGES
+    assert report.finding is not None and report.finding.kind == Status.DIVERGES
     assert report.replays == "replays to the same mismatch"
     trace = load_trace(report.trace_path)
     dropped = trace.description.split("pruned of what the divergence does not need: ", 1)[1]

@@ -27,6 +27,7 @@ from refimpl.reports.jsondoc import verify_json
 from refimpl.harness.tracefile import load_traces
 from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = load_traces([ROOT / "traces"])
@@ -359,7 +360,7 @@ HOSTILE = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>', "</s
 
 
 def _hostile_report() -> Report:
-    from refimpl.reports.model import BROKE, FAILED, SKIPPED, XFAIL, XPASS, Check, Failure, FieldDiff
+    from refimpl.reports.model import Check, Failure, FieldDiff
 
     h = " ".join(HOSTILE)
     view = {"game": "ludo", "ruleset": "v1", "seed": 1, "turn": h, "phase": h, "roll": h, "sixes": 0,
@@ -374,10 +375,10 @@ def _hostile_report() -> Report:
     report = Report(f"./build {h}", build=f"build {h}", warnings=[h], stopped=h,
                     profiles=[{"name": h, "game": "ludo", "file": h, "changed": [{"field": h, "default": h,
                                                                                  "value": h}]}])
-    for status in (FAILED, BROKE, XPASS, XFAIL, SKIPPED):
+    for status in (Status.FAILED, Status.BROKE, Status.XPASS, Status.XFAIL, Status.NOT_RUN):
         report.checks.append(Check("trace", "ludo", f"{status} {h}", (h, "LD-CAP-2"), status, detail=h, stderr=h,
-                                   reason=h, failure=failure if status in (FAILED, XFAIL) else None))
-    report.checks.append(Check("trace", f"game {h}", h, (h,), FAILED, detail=h, failure=failure))
+                                   reason=h, failure=failure if status in (Status.FAILED, Status.XFAIL) else None))
+    report.checks.append(Check("trace", f"game {h}", h, (h,), Status.FAILED, detail=h, failure=failure))
     return report
 
 

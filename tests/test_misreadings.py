@@ -20,11 +20,12 @@ import pytest
 
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
-from refimpl.harness.replay import MISMATCH, replay_all
+from refimpl.harness.replay import replay_all
 from refimpl.rulebook.rules import spec_rules
-from refimpl.scenarios import FAILED, BROKE, bundled, run_scenario
+from refimpl.scenarios import bundled, run_scenario
 from refimpl.harness.tracefile import find_traces, load_trace
 from tests.misreadings import MISREADINGS, game_of, rule_of
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = 12  # misreadings served through the protocol and judged by verify in make test
@@ -70,10 +71,11 @@ def fails_a_tagged_check(key: str) -> list[str]:
     game, rule = game_of(key), rule_of(key)
     misread = ReferenceDriver({game: MISREADINGS[key]()}, name=f"misreading {key}")
     tagged = [t for t in traces(game) if rule in t.rules or any(rule in s.rules for s in t.steps)]
-    failed = [r.trace.name for r in replay_all(tagged, misread, oracle=ReferenceDriver()) if r.status == MISMATCH]
+    failed = [r.trace.name for r in replay_all(tagged, misread, oracle=ReferenceDriver())
+              if r.status == Status.MISMATCH]
     for scenario in scenarios(game):
         if rule in scenario.rules and run_scenario(scenario, ReferenceDriver({game: MISREADINGS[key]()})).status \
-                in (FAILED, BROKE):
+                in (Status.FAILED, Status.BROKE):
             failed.append(scenario.check_name)
     return failed
 
@@ -87,7 +89,8 @@ def test_the_reference_passes_every_trace() -> None:
     """The misreadings fail for their own sake: the same traces pass on the reference."""
     for game in GAMES:
         results = list(replay_all(traces(game), ReferenceDriver(), oracle=ReferenceDriver()))
-        assert all(r.status != MISMATCH for r in results), [r.trace.name for r in results if r.status == MISMATCH]
+        mismatched = [r.trace.name for r in results if r.status == Status.MISMATCH]
+        assert not mismatched, mismatched
 
 
 @pytest.mark.parametrize("key", sorted(random.Random(28).sample(sorted(MISREADINGS), min(SAMPLE, len(MISREADINGS)))))

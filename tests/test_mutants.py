@@ -9,8 +9,9 @@ from pathlib import Path
 
 from refimpl.campaigns.mutants import (EQUIVALENTS, Judgement, equivalence, game_of, load_equivalents, mutate,
                                        population, run_campaign, sample, score, score_text, stale_judgements)
-from refimpl.campaigns.mutants.campaign import KILLED, BROKE, SURVIVED, Job, run_mutant
+from refimpl.campaigns.mutants.campaign import Job, run_mutant
 from refimpl.campaigns.mutants.operators import data_sites, python_sites
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,7 +106,7 @@ def test_a_mutant_is_served_from_a_copy_and_the_kit_stays_pristine() -> None:
                        if s.file.endswith("beacon-lines.yaml") and s.qualname == "win.min_score")
     before = _tree_digest()
     record = run_mutant(Job(win_at_five, 5.0))
-    assert record["status"] == KILLED, record
+    assert record["status"] == Status.KILLED, record
     assert "beacon-lines" in record["by"]
     assert _tree_digest() == before
 
@@ -121,7 +122,7 @@ def test_the_fixed_sample_is_all_detected(tmp_path: Path) -> None:
     survivors = [f"{r['file']}:{r['line']} {r['before']} -> {r['after']} [{r['id']}]" for r in result.survivors]
     assert not survivors, f"mutants the kit no longer tells apart: {survivors}"
     assert result.total.error == 0 and not result.contradicted
-    assert all(r["status"] in (KILLED, BROKE, SURVIVED) for r in records)
+    assert all(r["status"] in (Status.KILLED, Status.BROKE, Status.SURVIVED) for r in records)
 
 
 def test_equivalence_matches_ids_and_functions() -> None:
@@ -158,7 +159,7 @@ def test_fuzz_as_the_judge_records_time_to_find_and_reproducer_length() -> None:
     win_at_five = next(s for s in everything.values()
                        if s.file.endswith("beacon-lines.yaml") and s.qualname == "win.min_score")
     record = run_mutant(Job(win_at_five, 5.0, "fuzz"))
-    assert record["status"] == KILLED, record
+    assert record["status"] == Status.KILLED, record
     assert record["by"] == "fuzz beacon-lines" and record["replays"] == "replays to the same mismatch"
     assert 0 <= record["found_after"] < 60 and 1 <= record["steps"] <= 10
     assert "fuzz findings" in score_text(score([{**record, "id": win_at_five.id, "game": "beacon-lines"}],

@@ -19,11 +19,12 @@ from typing import Any, Iterator
 import pytest
 
 from refimpl.harness.driver import BuildBroke
-from refimpl.reports.model import BROKE, FAILED, PASSED, SKIPPED, XFAIL, XPASS, Check, Report
+from refimpl.reports.model import Check, Report
 from refimpl.reports.safetext import json_safe, printable, xml_safe
 from refimpl.reports.junit import junit_xml
 from refimpl.reports.jsondoc import verify_json
 from refimpl.reports.text import verify_text
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD_UTF8 = b"\xff\xfe\xc3( \xed\xa0\x80 \xf0\x28\x8c\xbc"
@@ -38,10 +39,10 @@ def worst_report(broke_at_start: bool = False) -> Report:
     if broke_at_start:
         report.broke_at_start = BuildBroke("crashed-at-start", WORST, WORST)
         return report
-    for status in (PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE):
+    for status in (Status.PASSED, Status.FAILED, Status.NOT_RUN, Status.XFAIL, Status.XPASS, Status.BROKE):
         report.checks.append(Check("trace", "beacon-lines", f"beacon-lines/{status} {WORST}", ("BL-WIN-1",), status,
                                    detail=WORST, ruleset="v1", stderr=WORST, reason=WORST))
-    report.checks.append(Check("scenario", f"game {WORST}", WORST, (f"XX-{WORST}",), FAILED, WORST, None, WORST))
+    report.checks.append(Check("scenario", f"game {WORST}", WORST, (f"XX-{WORST}",), Status.FAILED, WORST, None, WORST))
     return report
 
 

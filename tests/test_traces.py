@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 from refimpl.harness.driver import ReferenceDriver
-from refimpl.harness.replay import CONFORMS, MISMATCH, replay
+from refimpl.harness.replay import replay
 from refimpl.harness.trace import TraceError
 from refimpl.harness.tracefile import find_traces, load_trace, parse_trace
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = find_traces([ROOT / "traces"])
@@ -16,7 +17,7 @@ BUNDLED = find_traces([ROOT / "traces"])
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_bundled_trace_conforms_on_the_reference(path: Path) -> None:
     result = replay(load_trace(path), ReferenceDriver())
-    assert result.status == CONFORMS, result.failure
+    assert result.status == Status.CONFORMS, result.failure
 
 
 def test_there_are_bundled_traces_for_every_worked_route() -> None:
@@ -46,7 +47,7 @@ steps:
 def test_changed_expected_number_is_a_mismatch_naming_step_and_field() -> None:
     trace = parse_trace(ROUTE.replace("red: 4, blue: 3", "red: 4, blue: 2"), "t.yaml")
     result = replay(trace, ReferenceDriver())
-    assert result.status == MISMATCH
+    assert result.status == Status.MISMATCH
     fail = result.failure
     assert (fail.number, fail.line, fail.difference.path) == (2, 11, "scores.blue")
     assert (fail.difference.expected, fail.difference.actual) == (2, 3)

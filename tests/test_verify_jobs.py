@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refimpl.rulebook.profiles import load_profile
-from refimpl.reports.model import FAILED, SKIPPED
 from refimpl.verify import VerifySettings, verify
 from refimpl.verify.shards import deal
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)
@@ -62,7 +62,7 @@ def test_workers_play_the_reference_under_the_builders_profile(tmp_path: Path) -
     same_as_one_job(f"{SERVE} --profile {shlex.quote(str(path))}", games=["conquest-king"], profiles=[profile],
                     keyword="ambush")
     wrong = verify(SERVE, VerifySettings(games=["conquest-king"], profiles=[profile], jobs=2, keyword="ambush"))
-    assert wrong.count(FAILED) > 0  # the default rules under a profile that changes them: the workers knew
+    assert wrong.count(Status.FAILED) > 0  # the default rules under a profile that changes them: the workers knew
 
 
 def test_spawned_workers_select_the_same_checks(tmp_path: Path) -> None:
@@ -83,9 +83,9 @@ def test_fail_fast_stops_every_worker() -> None:
     whole = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], scenarios=False))
     report = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], fail_fast=True, jobs=2))
     statuses = [c.status for c in report.checks]
-    first = statuses.index(FAILED)
-    assert all(s == SKIPPED for s in statuses[first + 1:]) and report.stopped.startswith("--fail-fast")
-    assert report.checks[first].name in {c.name for c in whole.checks if c.status == FAILED}  # a trace's first
+    first = statuses.index(Status.FAILED)
+    assert all(s == Status.NOT_RUN for s in statuses[first + 1:]) and report.stopped.startswith("--fail-fast")
+    assert report.checks[first].name in {c.name for c in whole.checks if c.status == Status.FAILED}  # a trace's first
     assert report.exit_code == 1 and len(report.checks) == len(whole.checks)  # no scenario ran
     assert "the scenarios were not run: --fail-fast: stopped at the first failure" in report.warnings
 

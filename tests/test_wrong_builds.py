@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.harness.replay import MISMATCH, replay
+from refimpl.harness.replay import replay
 from refimpl.harness.tracefile import find_traces, load_trace
 from tests.wrong_builds import beacon
+from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = {
@@ -22,7 +23,7 @@ WRONG = {
 def test_traces_catch_the_wrong_build(factory: str) -> None:
     driver = getattr(beacon, factory)()
     results = [replay(load_trace(p), driver) for p in find_traces([ROOT / "traces/beacon-lines"])]
-    failed = [r for r in results if r.status == MISMATCH]
+    failed = [r for r in results if r.status == Status.MISMATCH]
     assert failed, f"no trace caught {factory}"
     assert set().union(*(r.trace.rules for r in failed)) & WRONG[factory]
 

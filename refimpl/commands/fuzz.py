@@ -13,6 +13,7 @@ from ..harness.executor import ExecutorError
 from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
 from .options import cluster_option, fail, load_profiles, profile_option, reference_command
+from ..status import Status
 
 
 @click.command("fuzz")
@@ -52,7 +53,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
     not) and other requests. Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage,
     3 the build broke (crashed, hung, or answered out of protocol; reproducer written when it can be).
     """
-    from ..campaigns.fuzz import BROKE, FuzzSettings, fuzz
+    from ..campaigns.fuzz import FuzzSettings, fuzz
 
     if game not in GAMES:
         fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
@@ -89,4 +90,4 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
         sys.exit(Exit.TERMINATED if result.interrupted == "SIGTERM" else Exit.INTERRUPTED)
     if finding is None:
         sys.exit(Exit.CONFORMS)
-    sys.exit(Exit.BUILD_BROKE if finding.kind == BROKE else Exit.DOES_NOT_CONFORM)
+    sys.exit(Exit.BUILD_BROKE if finding.kind == Status.BROKE else Exit.DOES_NOT_CONFORM)

@@ -9,12 +9,13 @@ import click
 from ..errors import Exit
 from ..games import GAMES
 from ..harness.driver import DriverError, ReferenceDriver
-from ..harness.replay import MISMATCH, replay as replay_trace
+from ..harness.replay import replay as replay_trace
 from ..harness.trace import TraceError
 from ..harness.tracefile import load_traces
 from ..reports import jsondoc, text as textreport
 from ..reports.terminal import echo_text
 from .options import fail
+from ..status import Status
 
 
 @click.command("replay")
@@ -64,4 +65,4 @@ def replay_cmd(paths: tuple[str, ...], ruleset: str | None, fmt: str, no_color: 
         click.echo(jsondoc.json_report(results), nl=False)
     else:
         echo_text(textreport.text_report(results), color=not no_color)
-    sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == MISMATCH for r in results) else Exit.CONFORMS)
+    sys.exit(Exit.DOES_NOT_CONFORM if any(r.status == Status.MISMATCH for r in results) else Exit.CONFORMS)

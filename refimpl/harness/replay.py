@@ -24,9 +24,7 @@ from ..games import JSON
 from ..util import jsonio
 from .plan import Probe, is_refusal, moves, plan_iter
 from .trace import Step, Trace
-
-CONFORMS, MISMATCH, NOT_RUN = "conforms", "mismatch", "not-run"
-
+from ..status import Status
 
 @dataclass(frozen=True)
 class FailureDetail:
@@ -76,7 +74,7 @@ class StepResult:
 @dataclass(frozen=True)
 class TraceResult:
     trace: Trace
-    status: str  # conforms | mismatch | not-run
+    status: Status  # conforms | mismatch | not-run
     steps: tuple[StepResult, ...] = ()  # of a long trace, the first LEDGER_HEAD and the last LEDGER_TAIL
     reason: str = ""  # why a trace was not run
     requests: int = 0  # how many requests replaying it sent (a transcript's share of the build's stream)
@@ -321,14 +319,14 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
     results = kept.all()
     if results and results[0].number == 0 and trace.start is None and results[0].ok:
         results = results[1:]  # the start is shown only when something was expected of it
-    return TraceResult(trace, MISMATCH if failed else CONFORMS, tuple(results), requests=taken,
+    return TraceResult(trace, Status.MISMATCH if failed else Status.CONFORMS, tuple(results), requests=taken,
                        omitted=kept.omitted)
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
     if driver.supports(trace.game, trace.ruleset):
         return None
-    return TraceResult(trace, NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
+    return TraceResult(trace, Status.NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
 
 
 def replay(trace: Trace, driver: Driver, ruleset: str | None = None, oracle: Driver | None = None) -> TraceResult:
@@ -404,5 +402,4 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
             yield _check(trace, answered(i, outcomes), oracle is not None, lambda i=i: stopped.add(i))  # type: ignore[misc]
 
 
-__all__ = ["replay", "replay_all", "outcome_difference", "TraceResult", "StepResult", "FailureDetail", "CONFORMS",
-           "MISMATCH", "NOT_RUN", "DriverError"]
+__all__ = ["replay", "replay_all", "outcome_difference", "TraceResult", "StepResult", "FailureDetail", "DriverError"]

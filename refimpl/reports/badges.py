@@ -28,7 +28,8 @@ from typing import Any
 
 from ..util.files import OwnedFolder
 from ..games import GAMES
-from .model import BROKE, FAILED, PASSED, XFAIL, XPASS, Check, Report
+from .model import Check, Report
+from ..status import Status
 
 ALL = "all"
 KIT = "kit"
@@ -45,10 +46,10 @@ def _badge(label: str, report: Report, checks: list[Check]) -> dict[str, Any]:
     """The badge of ``checks``, a game's or all of them."""
     if report.interrupted:
         return _document(label, "interrupted", "interrupted")
-    passed, xfail = report.count(PASSED, checks), report.count(XFAIL, checks)
-    failing = report.count(FAILED, checks) + report.count(XPASS, checks)
-    ran = passed + xfail + failing + report.count(BROKE, checks)
-    if report.broke_at_start is not None or report.count(BROKE, checks):
+    passed, xfail = report.count(Status.PASSED, checks), report.count(Status.XFAIL, checks)
+    failing = report.count(Status.FAILED, checks) + report.count(Status.XPASS, checks)
+    ran = passed + xfail + failing + report.count(Status.BROKE, checks)
+    if report.broke_at_start is not None or report.count(Status.BROKE, checks):
         return _document(label, "broke", "broke")
     if failing:
         return _document(label, f"{failing} failing of {ran}", "failing")

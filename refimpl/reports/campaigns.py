@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .safetext import printable
+from ..status import Status
 
 
 def fuzz_text(result: Any, game: str) -> str:
     """A fuzz run (a campaigns.fuzz.FuzzReport) as text: what was sent and how fast, then the finding, shrunk,
     with the first divergence explained and the reproducer written, or that there was none."""
-    from ..campaigns.fuzz import BROKE, DIVERGES
     from ..suite import describe
 
     finding = result.finding
@@ -31,12 +31,12 @@ def fuzz_text(result: Any, game: str) -> str:
         lines.append("no divergence found" + (" (the search used its time budget)" if timed else ""))
     else:
         div = result.divergence
-        what = {DIVERGES: "DIVERGES", BROKE: "BUILD BROKE"}.get(finding.kind, "NOT DETERMINISTIC")
-        lines.append(f"{what}: first {'found' if finding.kind != BROKE else 'broke'} after "
+        what = {Status.DIVERGES: "DIVERGES", Status.BROKE: "BUILD BROKE"}.get(finding.kind, "NOT DETERMINISTIC")
+        lines.append(f"{what}: first {'found' if finding.kind != Status.BROKE else 'broke'} after "
                      f"{finding.found_after:.1f} s; shrunk from "
                      f"{finding.first_steps} to {finding.steps()} steps in {finding.shrink_seconds:.1f} s"
                      + (" (--shrink-time cut shrinking short)" if finding.shrink_cut else ""))
-        if finding.kind == BROKE:
+        if finding.kind == Status.BROKE:
             lines.append(f"the build broke: {finding.cause}")
             if finding.stderr:
                 lines.append("build stderr (last lines):\n" + "\n".join("  | " + printable(s) for s in

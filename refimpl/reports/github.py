@@ -3,7 +3,8 @@ Actions): one per failure, broken check and unexpected pass, shown on the run an
 
 from __future__ import annotations
 
-from .model import BROKE, FAILED, XPASS, Report
+from .model import Report
+from ..status import Status
 
 
 def _escape(text: str, prop: bool = False) -> str:
@@ -17,7 +18,7 @@ def annotations(report: Report) -> str:
     xpass: GitHub shows them on the run and on the file."""
     out = []
     for c in report.checks:
-        if c.status not in (FAILED, BROKE, XPASS):
+        if c.status not in (Status.FAILED, Status.BROKE, Status.XPASS):
             continue
         f = c.failure
         where = ""

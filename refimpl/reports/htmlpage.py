@@ -26,12 +26,12 @@ from . import pictures
 from .. import suite
 from ..harness.compare import MISSING, every_whole_difference
 from ..games import GAMES
-from .model import (BROKE, FAILED, KINDS, PASSED, SKIPPED, STATUSES, XFAIL, XPASS, Check, Failure, FieldDiff, Report,
-                    VERDICTS)
+from .model import KINDS, STATUSES, Check, Failure, FieldDiff, Report, VERDICTS
 from .safetext import printable
 from .text import show_value
 from .jsondoc import snake
 from ..rulebook.rules import spec_rules
+from ..status import Status
 
 LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full
 INNER = 60  # differences listed inside one differing field that holds a list or an object
@@ -350,7 +350,7 @@ def _failure(check: Check, failure: Failure, prefix: str) -> FailureView:
 def _summary(check: Check) -> str:
     """A problem in one line, for the list on top."""
     f = check.failure
-    if check.status == XPASS:
+    if check.status == Status.XPASS:
         return f"passed, but was expected to fail: {check.reason}"
     if f is None:
         return (check.detail or check.reason or check.status).strip().partition("\n")[0]
@@ -372,7 +372,7 @@ def _summary(check: Check) -> str:
     return f"{where}{_drawn_path(first.path)}: {said}{more}{later}"
 
 
-_LABELS = {FAILED: "failed", BROKE: "broke", XPASS: "passed, but was expected to fail"}
+_LABELS = {Status.FAILED: "failed", Status.BROKE: "broke", Status.XPASS: "passed, but was expected to fail"}
 
 
 def _problems(checks: list[Check]) -> list[Problem]:
@@ -402,8 +402,8 @@ def _games(report: Report) -> list[Game]:
         counts = {s: report.count(s, checks) for s in STATUSES}
         kinds = [(kind, KINDS.get(kind, kind), {s: report.count(s, [c for c in checks if c.kind == kind])
                                                 for s in STATUSES}) for kind in sorted({c.kind for c in checks})]
-        out.append(Game(game, _anchor("game", game), bool(counts[FAILED] or counts[BROKE] or counts[XPASS]), counts,
-                        list(rules.items()), kinds))
+        bad = bool(counts[Status.FAILED] or counts[Status.BROKE] or counts[Status.XPASS])
+        out.append(Game(game, _anchor("game", game), bad, counts, list(rules.items()), kinds))
     return out
 
 
@@ -415,7 +415,7 @@ def _profile(p: dict[str, Any]) -> str:
 def render(report: Report) -> str:
     """The whole page (UTF-8 text)."""
     verdict = VERDICTS[report.exit_code]
-    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
     notes = [f"Warning: {w}" for w in report.warnings]
     if report.stopped:
         notes.append(f"Stopped early: {report.stopped}; what had not run is counted as not run.")
@@ -426,7 +426,7 @@ def render(report: Report) -> str:
         counts=[(s, snake(s), report.count(s)) for s in STATUSES if report.count(s)],
         problems=_problems(bad), games=_games(report), statuses=[(s, snake(s)) for s in STATUSES],
         profiles=[(p, _profile(p)) for p in report.profiles],
-        xfails=[c for c in report.checks if c.status == XFAIL],
-        skipped=sorted({c.detail for c in report.checks if c.status == SKIPPED and c.detail}),
-        notes=notes, passed=PASSED, title=f"refimpl verify: {report.build or report.command}: {verdict}")
+        xfails=[c for c in report.checks if c.status == Status.XFAIL],
+        skipped=sorted({c.detail for c in report.checks if c.status == Status.NOT_RUN and c.detail}),
+        notes=notes, passed=Status.PASSED, title=f"refimpl verify: {report.build or report.command}: {verdict}")
     return page if page.endswith("\n") else page + "\n"

@@ -8,10 +8,11 @@ from collections import Counter
 from typing import Any, Iterable
 
 from ..harness.compare import MISSING
-from ..harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from ..harness.replay import StepResult, TraceResult
 from .failures import rule_words
 from .model import STATUSES, VERDICTS, Check, Failure, Report
 from .safetext import json_safe
+from ..status import Status
 
 
 def dumps(doc: Any) -> str:
@@ -44,7 +45,8 @@ def json_report(results: list[TraceResult]) -> str:
     the trace's and the build's values as the protocol has them (their keys are the spec's)."""
     counts = Counter(r.status for r in results)
     doc = {
-        "summary": {"traces": len(results), **{snake(s): counts[s] for s in (CONFORMS, MISMATCH, NOT_RUN)}},
+        "summary": {"traces": len(results),
+                    **{snake(s): counts[s] for s in (Status.CONFORMS, Status.MISMATCH, Status.NOT_RUN)}},
         "traces": [{"path": r.trace.path, "title": r.trace.title, "game": r.trace.game,
                     "ruleset": r.trace.ruleset, "rules": list(r.trace.rules), "status": snake(r.status),
                     "reason": r.reason, "steps": [_step_json(s) for s in r.steps],

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import BROKE, FAILED, SKIPPED, XFAIL, XPASS, Report
+from .model import Report
 from .safetext import xml_safe
 from .text import failure_lines
+from ..status import Status
 
 
 def junit_xml(report: Report) -> str:
@@ -35,9 +36,9 @@ def junit_xml(report: Report) -> str:
         ET.SubElement(case, "system-err").text = report.broke_at_start.stderr_tail
     for (game, kind), checks in groups.items():
         suite_element = ET.SubElement(root, "testsuite", name=f"{game} {kind}s", tests=str(len(checks)),
-                                      failures=str(sum(c.status in (FAILED, XPASS) for c in checks)),
-                                      errors=str(sum(c.status == BROKE for c in checks)),
-                                      skipped=str(sum(c.status in (SKIPPED, XFAIL) for c in checks)))
+                                      failures=str(sum(c.status in (Status.FAILED, Status.XPASS) for c in checks)),
+                                      errors=str(sum(c.status == Status.BROKE for c in checks)),
+                                      skipped=str(sum(c.status in (Status.NOT_RUN, Status.XFAIL) for c in checks)))
         properties(suite_element)
         for c in checks:
             case = ET.SubElement(suite_element, "testcase", classname=f"{game}.{kind}", name=c.name,
@@ -48,14 +49,14 @@ def junit_xml(report: Report) -> str:
             if where.line:
                 case.set("line", str(where.line))
             ET.SubElement(ET.SubElement(case, "properties"), "property", name="rules", value=" ".join(c.rules))
-            if c.status == FAILED:
+            if c.status == Status.FAILED:
                 text = "\n".join(failure_lines(c.failure)) if c.failure is not None else c.detail
                 ET.SubElement(case, "failure", message=c.detail.splitlines()[0] if c.detail else "").text = text
-            elif c.status == XPASS:
+            elif c.status == Status.XPASS:
                 ET.SubElement(case, "failure", message="expected to fail, but passed").text = c.reason
-            elif c.status == BROKE:
+            elif c.status == Status.BROKE:
                 ET.SubElement(case, "error", message=c.detail.splitlines()[0] if c.detail else "").text = c.detail
-            elif c.status in (SKIPPED, XFAIL):
+            elif c.status in (Status.NOT_RUN, Status.XFAIL):
                 ET.SubElement(case, "skipped", message=c.reason or c.detail)
             if c.stderr:
                 ET.SubElement(case, "system-err").text = c.stderr

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ..rulebook.rules import first_sentence
 from .failures import rule_words
-from .model import BROKE, FAILED, STATUSES, VERDICTS, XPASS, Report
+from .model import STATUSES, VERDICTS, Report
 from .text import show_value
+from ..status import Status
 
 SUMMARY_FAILURES = 10  # failures named in a markdown summary
 
@@ -30,7 +31,7 @@ def markdown(report: Report) -> str:
             mine = [c for c in report.checks if c.game == game]
             lines.append(f"| {game} | " + " | ".join(str(sum(c.status == s for c in mine)) for s in STATUSES) + " |")
         lines.append("")
-    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
     for c in bad[:SUMMARY_FAILURES]:
         rules = ", ".join(c.credited) or "-"
         lines.append(f"- **{c.status}** {c.kind} `{c.name}` [{rules}]")

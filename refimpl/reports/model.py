@@ -13,11 +13,11 @@ from ..errors import Exit
 from ..games import GAMES
 from ..harness.driver import BuildBroke
 from ..rulebook.rules import spec_rules
+from ..status import Status
 
 
-# The status of one check in a verify run.
-PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE = "passed", "failed", "not-run", "xfail", "xpass", "broke"
-STATUSES = (PASSED, FAILED, SKIPPED, XFAIL, XPASS, BROKE)
+# The statuses of a verify check, in the order the matrix and the summaries count them.
+STATUSES = (Status.PASSED, Status.FAILED, Status.NOT_RUN, Status.XFAIL, Status.XPASS, Status.BROKE)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Check:
     game: str
     name: str
     rules: tuple[str, ...]  # the rules the check is tagged with
-    status: str
+    status: Status  # passed | failed | not-run | xfail | xpass | broke
     detail: str = ""
     ruleset: str | None = None
     stderr: str = ""
@@ -87,7 +87,7 @@ class Check:
     def credited(self) -> tuple[str, ...]:
         """The rules the matrix counts this check under: a failure with differing fields counts under the
         rules owning those fields (not every rule the trace is tagged with); anything else under its tags."""
-        if self.status in (FAILED, XFAIL) and self.failure is not None:
+        if self.status in (Status.FAILED, Status.XFAIL) and self.failure is not None:
             fields = [f for failure in (self.failure, *self.failure.later) for f in failure.fields]
             credited = tuple(dict.fromkeys(r for f in fields for r in f.credited))
             if credited:
@@ -115,9 +115,10 @@ class Report:
     def exit_code(self) -> Exit:
         if self.interrupted:
             return Exit.TERMINATED if self.interrupted == "SIGTERM" else Exit.INTERRUPTED
-        if self.broke_at_start is not None or self.count(BROKE):
+        if self.broke_at_start is not None or self.count(Status.BROKE):
             return Exit.BUILD_BROKE
-        if self.count(FAILED) or self.count(XPASS) or not (self.count(PASSED) or self.count(XFAIL)):
+        if self.count(Status.FAILED) or self.count(Status.XPASS) or not (self.count(Status.PASSED)
+                                                                         or self.count(Status.XFAIL)):
             return Exit.DOES_NOT_CONFORM
         return Exit.CONFORMS
 

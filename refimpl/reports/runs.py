@@ -13,7 +13,8 @@ from ..harness.compare import MISSING
 from ..harness.driver import BuildBroke
 from ..errors import KitError
 from ..util.files import read_bytes
-from .model import BROKE, FAILED, PASSED, STATUSES, VERDICTS, XFAIL, XPASS, Check, Failure, FieldDiff, Report
+from .model import STATUSES, VERDICTS, Check, Failure, FieldDiff, Report
+from ..status import Status
 
 _STATUS = {s.replace("-", "_"): s for s in STATUSES}
 LIMIT = 256 << 20  # bytes of a saved report the kit reads
@@ -80,7 +81,7 @@ class Change:
     after: str | None  # None: not in the new report
 
 
-GOOD = (PASSED, XFAIL)
+GOOD = (Status.PASSED, Status.XFAIL)
 
 
 def diff(old: Report, new: Report) -> dict[str, list[Change]]:
@@ -94,13 +95,13 @@ def diff(old: Report, new: Report) -> dict[str, list[Change]]:
         change = Change(key[0], (a or b).game, key[1], b.status if b else None, a.status if a else None)  # type: ignore[union-attr]
         if b is None:
             out["new"].append(change)
-            if a is not None and a.status in (FAILED, BROKE, XPASS):
+            if a is not None and a.status in (Status.FAILED, Status.BROKE, Status.XPASS):
                 out["regressions"].append(change)
         elif a is None:
             out["gone"].append(change)
-        elif b.status in GOOD and a.status in (FAILED, BROKE, XPASS):
+        elif b.status in GOOD and a.status in (Status.FAILED, Status.BROKE, Status.XPASS):
             out["regressions"].append(change)
-        elif b.status in (FAILED, BROKE, XPASS) and a.status in GOOD:
+        elif b.status in (Status.FAILED, Status.BROKE, Status.XPASS) and a.status in GOOD:
             out["fixes"].append(change)
     return out
 

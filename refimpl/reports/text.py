@@ -13,11 +13,12 @@ from rich.cells import cell_len
 from .. import PROTOCOL_VERSION
 from ..errors import Exit
 from ..harness.compare import MISSING, flatten
-from ..harness.replay import CONFORMS, MISMATCH, NOT_RUN, StepResult, TraceResult
+from ..harness.replay import StepResult, TraceResult
 from ..rulebook.rules import first_sentence
 from .failures import rule_words
-from .model import BROKE, FAILED, KINDS, SKIPPED, STATUSES, XFAIL, XPASS, Failure, FieldDiff, Report
+from .model import KINDS, STATUSES, Failure, FieldDiff, Report
 from .safetext import printable
+from ..status import Status
 
 
 def _wrap(items: list[str], width: int) -> list[str]:
@@ -46,7 +47,7 @@ def ledger(result: TraceResult) -> str:
     """One trace as a table: step | action | expected | actual, then its verdict."""
     t = result.trace
     head = f"{t.path}: {t.title} [{t.game} {t.ruleset}]"
-    if result.status == NOT_RUN:
+    if result.status == Status.NOT_RUN:
         return printable(f"{head}\n  NOT RUN: {result.reason}\n")
     cells = [_cells(s) for s in result.steps]
     if result.omitted:  # a long trace: the steps between its first and last ones, counted in one row
@@ -70,8 +71,8 @@ def ledger(result: TraceResult) -> str:
 
 def summary(results: Iterable[TraceResult]) -> str:
     counts = Counter(r.status for r in results)
-    return (f"{sum(counts.values())} traces: {counts[CONFORMS]} conform, {counts[MISMATCH]} mismatch, "
-            f"{counts[NOT_RUN]} not run")
+    return (f"{sum(counts.values())} traces: {counts[Status.CONFORMS]} conform, {counts[Status.MISMATCH]} mismatch, "
+            f"{counts[Status.NOT_RUN]} not run")
 
 
 def text_report(results: list[TraceResult]) -> str:
@@ -121,18 +122,19 @@ def verify_text(report: Report) -> str:
         lines += ["", "A check counts under each rule it covers (a failure only under the rules owning the fields that "
                   "differ),", "so the rule rows need not add up to 'all checks', which counts each check once; rows in "
                   "brackets count by kind."]
-    bad = [c for c in report.checks if c.status in (FAILED, BROKE, XPASS)]
+    bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
     if bad:
         lines += ["", "Problems:"]
         for c in bad:
-            label = {FAILED: "FAILED", BROKE: "BROKE", XPASS: "XPASS (expected to fail, but passed)"}[c.status]
+            label = {Status.FAILED: "FAILED", Status.BROKE: "BROKE",
+                     Status.XPASS: "XPASS (expected to fail, but passed)"}[c.status]
             lines.append(f"  {label} {c.kind} {c.name} [{', '.join(c.credited)}]")
             if c.failure is not None:
                 lines += ["    " + d for d in failure_lines(c.failure)]
             elif c.detail:
                 lines += ["    " + d for d in c.detail.splitlines()[:12]]
             lines += ["    " + s for s in _stderr_lines(c.stderr)]
-    xfails = [c for c in report.checks if c.status == XFAIL]
+    xfails = [c for c in report.checks if c.status == Status.XFAIL]
     if xfails:
         lines += ["", "Expected failures (xfail):"]
         for c in xfails:
@@ -140,7 +142,7 @@ def verify_text(report: Report) -> str:
             first = c.failure.message if c.failure is not None else c.detail.partition("\n")[0]
             if first:
                 lines.append(f"    {_clip(first, 160)}")
-    skipped = {c.detail for c in report.checks if c.status == SKIPPED and c.detail}
+    skipped = {c.detail for c in report.checks if c.status == Status.NOT_RUN and c.detail}
     if skipped:
         lines += ["", "Not run:"] + [f"  {reason}" for reason in sorted(skipped)]
     if report.warnings:

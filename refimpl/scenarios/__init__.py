@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .gherkin import FeatureError, Scenario, Step
 from .registry import Mismatch, NotRun, UndefinedStep
-from .runner import BROKE, FAILED, NOT_RUN, PASSED, Builds, Outcome, Selected, check_steps, run_scenario
+from .runner import Builds, Outcome, Selected, check_steps, run_scenario
 
 
 def bundled() -> list[Scenario]:
@@ -21,5 +21,5 @@ def bundled() -> list[Scenario]:
     return gherkin.load_folder(suite.feature_folder(), "features")
 
 
-__all__ = ["BROKE", "FAILED", "NOT_RUN", "PASSED", "Builds", "FeatureError", "Mismatch", "NotRun", "Outcome",
-           "Scenario", "Selected", "Step", "UndefinedStep", "bundled", "check_steps", "run_scenario"]
+__all__ = ["Builds", "FeatureError", "Mismatch", "NotRun", "Outcome", "Scenario", "Selected", "Step", "UndefinedStep",
+           "bundled", "check_steps", "run_scenario"]

@@ -14,15 +14,14 @@ from ..games import GAMES
 from ..harness.protocol import ProtocolDriver
 from .gherkin import Scenario, Step
 from .registry import FIXTURES, Mismatch, NotRun, StepDef, UndefinedStep, find
-
-PASSED, FAILED, NOT_RUN, BROKE = "passed", "failed", "not-run", "broke"
+from ..status import Status
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How one scenario ended against a build."""
 
-    status: str  # passed | failed | not-run | broke
+    status: Status  # passed | failed | not-run | broke
     detail: str = ""  # the failure or the reason, in a line or a few
     step: Step | None = None  # the step that failed, broke or found the scenario could not run
     error: BaseException | None = None  # what the step raised (a Mismatch, a BuildBroke, another exception)
@@ -81,7 +80,7 @@ def _reference_passes(scenario: Scenario, driver: Driver) -> bool:
     if isinstance(inner, ReferenceDriver) and all(inner.engines[g] is GAMES[g] for g in GAMES):
         return False
     try:
-        return run_scenario(scenario, ReferenceDriver()).status == PASSED
+        return run_scenario(scenario, ReferenceDriver()).status == Status.PASSED
     except Exception:  # noqa: BLE001 - the reference breaks it too: the kit's bug, raised by the caller
         return False
 
@@ -104,22 +103,22 @@ def run_scenario(scenario: Scenario, driver: Driver) -> Outcome:
                     kwargs[name] = context.get(name)
             value = definition.func(**kwargs)
         except NotRun as exc:
-            return Outcome(NOT_RUN, str(exc), step, exc)
+            return Outcome(Status.NOT_RUN, str(exc), step, exc)
         except BuildBroke as exc:
             sent = _last_request(driver)
             detail = str(exc) + ("" if sent is None else "\nsent: " + json.dumps(sent)[:300])
-            return Outcome(BROKE, detail, step, exc, sent)
+            return Outcome(Status.BROKE, detail, step, exc, sent)
         except UndefinedStep:
             raise
         except Exception as exc:  # noqa: BLE001 - any other failure of a step is the build's answer failing it,
             if not isinstance(exc, AssertionError) and not _reference_passes(scenario, driver):
                 raise  # unless the reference fails the same scenario: a bug of the kit (the CLI says so, exit 4)
             message = str(exc) if isinstance(exc, Mismatch) else f"{type(exc).__name__}: {exc}".rstrip(": ")
-            return Outcome(FAILED, f"{scenario.file}:{step.line} step '{step.label}': {message}", step, exc,
+            return Outcome(Status.FAILED, f"{scenario.file}:{step.line} step '{step.label}': {message}", step, exc,
                            _last_request(driver), message)
         if definition.target:
             context.values[definition.target] = value
-    return Outcome(PASSED)
+    return Outcome(Status.PASSED)
 
 
 class Selected:

@@ -12,10 +12,11 @@ from ..harness.protocol import ProtocolDriver
 from ..harness.replay import outcome_difference
 from ..harness.plan import plan
 from ..harness.trace import Trace
-from ..reports.model import BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff
+from ..reports.model import Check, Failure, FieldDiff
 from ..reports.safetext import bounded
 from .checks import Run
 from .settings import VerifySettings
+from ..status import Status
 
 # Requests a fresh build gets before any start (specs/protocol.md, "Edge cases, settled"): each is no-game.
 BEFORE_START: tuple[tuple[str, Any], ...] = (
@@ -64,23 +65,24 @@ def run_perft(command: str, run: Run) -> None:
                 name = f"{game}/perft-{ruleset} to depth {min(depth, golden['depth'])}"
                 rules = GAMES[game].info.field_rules.get("legal", ())[:1]  # the legal lists' first rule
                 if run.stop_reason():
-                    run.add(Check("perft", game, name, rules, SKIPPED, f"not run: {run.stop_reason()}", ruleset))
+                    run.add(Check("perft", game, name, rules, Status.NOT_RUN, f"not run: {run.stop_reason()}", ruleset))
                     continue
                 try:
                     driver = driver or ProtocolDriver(command, timeout)
                     if not driver.supports(game, ruleset) or not driver.lists_legal:
                         reason = "the build does not list legal actions" if driver.supports(game, ruleset) else \
                             f"{driver.name} does not declare {game} {ruleset}"
-                        run.add(Check("perft", game, name, rules, SKIPPED, reason, ruleset))
+                        run.add(Check("perft", game, name, rules, Status.NOT_RUN, reason, ruleset))
                         continue
                     found = check_build(driver, game, ruleset, min(depth, golden["depth"]))
                 except BuildBroke as exc:
-                    run.add(Check("perft", game, name, rules, BROKE, str(exc), ruleset, exc.stderr_tail), exc.cause)
+                    run.add(Check("perft", game, name, rules, Status.BROKE, str(exc), ruleset, exc.stderr_tail),
+                            exc.cause)
                     if driver is not None:
                         driver.process.close()
                     driver = None
                     continue
-                run.add(Check("perft", game, name, rules, PASSED if found is None else FAILED,
+                run.add(Check("perft", game, name, rules, Status.PASSED if found is None else Status.FAILED,
                               "" if found is None else str(found), ruleset))
     finally:
         if driver is not None:
@@ -109,12 +111,12 @@ def run_before_start(command: str, run: Run) -> bool | None:
                 field = FieldDiff(diff.path, bounded(diff.expected), bounded(diff.actual), None)
                 failure = Failure("specs/protocol.md", None, None, f"{words} before any start", request(op),
                                   fields=(field,), message=f"{words} before any start: {diff}")
-                run.add(Check("protocol", "protocol", name, (), FAILED, failure.message, failure=failure))
+                run.add(Check("protocol", "protocol", name, (), Status.FAILED, failure.message, failure=failure))
                 return explicit
-        run.add(Check("protocol", "protocol", name, (), PASSED, "no-game for apply (with and without an action), state, "
-                      "legal and restart"))
+        run.add(Check("protocol", "protocol", name, (), Status.PASSED, "no-game for apply (with and without an "
+                      "action), state, legal and restart"))
     except BuildBroke as exc:
-        run.add(Check("protocol", "protocol", name, (), BROKE, str(exc), None, exc.stderr_tail), exc.cause)
+        run.add(Check("protocol", "protocol", name, (), Status.BROKE, str(exc), None, exc.stderr_tail), exc.cause)
     finally:
         driver.close()
     return explicit
@@ -142,8 +144,8 @@ def run_own_chance(command: str, run: Run) -> None:
                 verdicts = list(ownchance.judge(driver, game, ruleset))
             except (BuildBroke, DriverError) as exc:
                 stderr = exc.stderr_tail if isinstance(exc, BuildBroke) else ""
-                run.add(Check("chance", game, f"{game}/own chance", (), BROKE if isinstance(exc, BuildBroke)
-                              else FAILED, f"asked for its own chance outcomes: {exc}", ruleset, stderr),
+                run.add(Check("chance", game, f"{game}/own chance", (), Status.BROKE if isinstance(exc, BuildBroke)
+                              else Status.FAILED, f"asked for its own chance outcomes: {exc}", ruleset, stderr),
                         exc.cause if isinstance(exc, BuildBroke) else None)
                 if driver is not None:
                     driver.process.close()
@@ -163,23 +165,23 @@ def _chance_check(v: Any, ruleset: str) -> Check:
     found = v.tally.test() if v.tally is not None else None
     if v.impossible:
         failure = Failure(v.name, None, None, "its own chance", v.request, message=v.impossible)
-        return Check("chance", v.game, v.name, v.rules, FAILED, f"after {v.judged} judged: {v.impossible}", ruleset,
-                     failure=failure)
+        return Check("chance", v.game, v.name, v.rules, Status.FAILED, f"after {v.judged} judged: {v.impossible}",
+                     ruleset, failure=failure)
     if v.judged == 0:
-        return Check("chance", v.game, v.name, v.rules, SKIPPED, f"not run: {v.note}", ruleset)
+        return Check("chance", v.game, v.name, v.rules, Status.NOT_RUN, f"not run: {v.note}", ruleset)
     words = f"{v.judged} outcomes, each one the rules allow"
     if v.tally is not None and v.tally.cells and {k for k, _ in v.tally.cells} == {6}:
         words += f"; faces 1-6 seen {', '.join(map(str, v.tally.counts(6)))} times"
     if found is None:
-        return Check("chance", v.game, v.name, v.rules, PASSED, words + (
+        return Check("chance", v.game, v.name, v.rules, Status.PASSED, words + (
             "; too few draws for a distribution test" if v.tally is not None else " (judged allowed only)"), ruleset)
     statistic, df, p = found
     words += f"; chi-square {statistic:.1f} on {df} df, p = {p:.3g} (fails below {ALPHA:g})"
     if p < ALPHA:
         failure = Failure(v.name, None, None, "its own chance", None,
                           message=f"the outcomes are not distributed as the rules say: {words}")
-        return Check("chance", v.game, v.name, v.rules, FAILED, failure.message, ruleset, failure=failure)
-    return Check("chance", v.game, v.name, v.rules, PASSED, words, ruleset)
+        return Check("chance", v.game, v.name, v.rules, Status.FAILED, failure.message, ruleset, failure=failure)
+    return Check("chance", v.game, v.name, v.rules, Status.PASSED, words, ruleset)
 
 
 def run_twice(command: str, traces: list[Trace], run: Run) -> None:
@@ -191,14 +193,14 @@ def run_twice(command: str, traces: list[Trace], run: Run) -> None:
         try:
             driver = ProtocolDriver(command, timeout)
         except BuildBroke as exc:
-            run.add(Check("determinism", "", "the requests twice", (), BROKE, str(exc), None, exc.stderr_tail),
+            run.add(Check("determinism", "", "the requests twice", (), Status.BROKE, str(exc), None, exc.stderr_tail),
                     exc.cause)
             return
         runnable = [t for t in traces if driver.supports(t.game, t.ruleset)]
         try:
             answers.append([list(driver.batch([p.op for p in plan(t, driver.lists_legal)[0]])) for t in runnable])
         except BuildBroke as exc:
-            run.add(Check("determinism", "", "the requests twice", (), BROKE, str(exc), None, exc.stderr_tail),
+            run.add(Check("determinism", "", "the requests twice", (), Status.BROKE, str(exc), None, exc.stderr_tail),
                     exc.cause)
             driver.process.close()
             return
@@ -208,10 +210,10 @@ def run_twice(command: str, traces: list[Trace], run: Run) -> None:
         name = f"{trace.game}/{trace.name} twice"
         differs = next(((i, a, b) for i, (a, b) in enumerate(zip(first, second)) if a != b), None)
         if differs is None:
-            run.add(Check("determinism", trace.game, name, trace.rules, PASSED, "", trace.ruleset))
+            run.add(Check("determinism", trace.game, name, trace.rules, Status.PASSED, "", trace.ruleset))
             continue
         i, a, b = differs
         diff = first_difference(a, b) if isinstance(a, dict) and isinstance(b, dict) else None
         detail = f"answer {i} differs between two runs of the same requests: " + (
             str(diff) if diff else f"{a!r} then {b!r}")
-        run.add(Check("determinism", trace.game, name, trace.rules, FAILED, detail, trace.ruleset))
+        run.add(Check("determinism", trace.game, name, trace.rules, Status.FAILED, detail, trace.ruleset))

@@ -16,18 +16,17 @@ from ..games import GAMES, Game, RuleViolation
 from ..games.base import owners
 from ..harness.driver import BuildBroke, ReferenceDriver
 from ..harness.protocol import ProtocolDriver
-from ..harness.replay import CONFORMS, NOT_RUN, TraceResult, replay_all
+from ..harness.replay import TraceResult, replay_all
 from ..harness.plan import step_op
 from ..harness.trace import Steps, Trace
-from ..reports.model import BROKE, FAILED, PASSED, SKIPPED, Check, Failure, FieldDiff, Report
+from ..reports.model import Check, Failure, FieldDiff, Report
 from ..reports.failures import shown_path, trace_failure
 from ..reports.safetext import bounded
 from ..reports.transcript import exchanges
-from ..scenarios import (BROKE as SCENARIO_BROKE, FAILED as SCENARIO_FAILED, NOT_RUN as SCENARIO_NOT_RUN,
-                         PASSED as SCENARIO_PASSED, Builds, Mismatch, NotRun, Outcome, Scenario, Selected,
-                         run_scenario)
+from ..scenarios import Builds, Mismatch, NotRun, Outcome, Scenario, Selected, run_scenario
 from ..scenarios.runner import transcript_of
 from .settings import VerifySettings
+from ..status import Status
 
 BREAK_STREAK = 3  # a build that breaks the same way on this many checks in a row is not started again
 Progress = Callable[[Check, int, int], None]  # (the check just done, checks done, checks known so far)
@@ -67,7 +66,7 @@ class Run:
         elif self.streak[1] >= BREAK_STREAK:
             report.stopped = (f"the build broke the same way ({self.streak[0]}) on {self.streak[1]} checks in a "
                               f"row, so it was not started again")
-        elif self.settings.fail_fast and (report.count(FAILED) or report.count(BROKE)):
+        elif self.settings.fail_fast and (report.count(Status.FAILED) or report.count(Status.BROKE)):
             report.stopped = "--fail-fast: stopped at the first failure"
         elif self.deadline is not None and time.monotonic() >= self.deadline:
             report.stopped = f"--max-time {self.settings.max_time:g} s ran out"
@@ -80,19 +79,19 @@ class Run:
 
     def not_run(self, traces: list[Trace]) -> None:
         for trace in traces:
-            self.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, SKIPPED,
+            self.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.NOT_RUN,
                            f"not run: {self.report.stopped}", trace.ruleset))
 
 
 def trace_check(trace: Trace, result: TraceResult) -> Check:
     """The Check of one replayed trace."""
     name, file = f"{trace.game}/{trace.name}", shown_path(trace.path)
-    if result.status == NOT_RUN:
-        return Check("trace", trace.game, name, trace.rules, SKIPPED, result.reason, trace.ruleset, file=file)
-    if result.status == CONFORMS:
-        return Check("trace", trace.game, name, trace.rules, PASSED, trace.judged_by, trace.ruleset, file=file)
+    if result.status == Status.NOT_RUN:
+        return Check("trace", trace.game, name, trace.rules, Status.NOT_RUN, result.reason, trace.ruleset, file=file)
+    if result.status == Status.CONFORMS:
+        return Check("trace", trace.game, name, trace.rules, Status.PASSED, trace.judged_by, trace.ruleset, file=file)
     failure = trace_failure(trace, result)
-    return Check("trace", trace.game, name, trace.rules, FAILED, failure.message, trace.ruleset, failure=failure,
+    return Check("trace", trace.game, name, trace.rules, Status.FAILED, failure.message, trace.ruleset, failure=failure,
                  file=file)
 
 
@@ -100,7 +99,7 @@ def _broke(trace: Trace, exc: BuildBroke, transcript: tuple[dict[str, Any], ...]
     detail = str(exc)
     if exc.request is not None:
         detail += "\nsent: " + json.dumps(exc.request, ensure_ascii=False, separators=(",", ":"))[:300]
-    return Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, BROKE, detail, trace.ruleset,
+    return Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.BROKE, detail, trace.ruleset,
                  exc.stderr_tail, transcript=transcript)
 
 
@@ -134,9 +133,9 @@ def run_traces(command: str, traces: list[Trace], run: Run) -> None:
                 for result in results:
                     remaining.pop(0)
                     check = trace_check(result.trace, result)
-                    if check.status == FAILED and result.failure is not None:
+                    if check.status == Status.FAILED and result.failure is not None:
                         failed.append((len(report.checks), result))
-                    if record is not None and check.status == FAILED:
+                    if record is not None and check.status == Status.FAILED:
                         check = replace(check, transcript=tuple(
                             exchanges(record, range(first_id, first_id + result.requests))))
                     first_id += result.requests
@@ -216,10 +215,9 @@ def _position_after(trace: Trace, number: int) -> dict[str, Any] | None:
 
 def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict[str, Any], ...]) -> Check:
     """The Check of one scenario run: a mismatch's fields credited to the scenario's rules that decide them."""
-    status = {SCENARIO_PASSED: PASSED, SCENARIO_FAILED: FAILED, SCENARIO_NOT_RUN: SKIPPED,
-              SCENARIO_BROKE: BROKE}[outcome.status]
+    status = outcome.status  # passed, failed, not-run or broke: a scenario's outcome is its check's status
     failure = None
-    if outcome.status == SCENARIO_FAILED and outcome.step is not None:
+    if outcome.status == Status.FAILED and outcome.step is not None:
         fields: tuple[FieldDiff, ...] = ()
         error = outcome.error
         if isinstance(error, Mismatch):
@@ -234,7 +232,8 @@ def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict
     broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
     return Check("scenario", scenario.game, scenario.check_name, scenario.rules, status, outcome.detail,
                  stderr=broke.stderr_tail if broke else "", failure=failure,
-                 transcript=transcript if status in (FAILED, BROKE) else (), file=scenario.file, line=scenario.line)
+                 transcript=transcript if status in (Status.FAILED, Status.BROKE) else (), file=scenario.file,
+                 line=scenario.line)
 
 
 def run_scenarios(command: str, scenarios: list[Scenario], run: Run) -> None:
@@ -251,24 +250,24 @@ def run_scenarios(command: str, scenarios: list[Scenario], run: Run) -> None:
             try:
                 driver = Selected(builds.get(), wanted_games, wanted_rulesets)
             except NotRun as exc:
-                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED, str(exc)))
+                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN, str(exc)))
                 continue
             except BuildBroke as exc:
                 if not run.report.checks:
                     run.report.broke_at_start = exc
                     break
                 exc.where = f"{scenario.file}:{scenario.line} (starting the build)"
-                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, BROKE, str(exc),
+                run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.BROKE, str(exc),
                               stderr=exc.stderr_tail), exc.cause)
                 continue
             run.report.build = run.report.build or f"{driver.name} {driver.version}".strip()
             outcome = run_scenario(scenario, driver)
             kept = tuple(transcript_of(driver)) if run.settings.transcripts and outcome.status in (
-                SCENARIO_FAILED, SCENARIO_BROKE) else ()
+                Status.FAILED, Status.BROKE) else ()
             broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
             run.add(_scenario_check(scenario, outcome, kept), broke.cause if broke else None)
     finally:
         builds.close()
     for scenario in remaining:
-        run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED,
+        run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN,
                       f"not run: {run.report.stopped}"))

@@ -9,10 +9,11 @@ from typing import Iterable
 from .. import suite
 from ..games import GAMES
 from ..harness.trace import Trace
-from ..reports.model import FAILED, PASSED, XFAIL, XPASS, BROKE, Check, Report
+from ..reports.model import Check, Report
 from ..scenarios import Scenario
 from ..util import yamlsafe
 from .settings import VerifyError
+from ..status import Status
 
 RECORDED = "recorded by refimpl verify --write-expect-fail on"  # the reason --write-expect-fail gives
 
@@ -114,16 +115,16 @@ def apply_expectations(checks: list[Check], expected: list[Expectation]) -> tupl
             owners = [r for found in covering for r in found] if all(covering) else []
         else:
             owners = [r for r in check.credited if r in by_rule]
-        if hit is None and check.status == FAILED and owners:
+        if hit is None and check.status == Status.FAILED and owners:
             entries = [by_rule[r] for r in dict.fromkeys(owners)]
             used.update(entries)
-            check = replace(check, status=XFAIL, reason="; ".join(dict.fromkeys(e.reason for e in entries)))
-        elif hit is not None and check.status == FAILED:
+            check = replace(check, status=Status.XFAIL, reason="; ".join(dict.fromkeys(e.reason for e in entries)))
+        elif hit is not None and check.status == Status.FAILED:
             used.add(hit)
-            check = replace(check, status=XFAIL, reason=hit.reason)
-        elif hit is not None and check.status == PASSED:
+            check = replace(check, status=Status.XFAIL, reason=hit.reason)
+        elif hit is not None and check.status == Status.PASSED:
             used.add(hit)
-            check = replace(check, status=XPASS, reason=hit.reason)
+            check = replace(check, status=Status.XPASS, reason=hit.reason)
         elif hit is not None:
             used.add(hit)  # broke or not run: neither confirms nor refutes the entry
         out.append(check)
@@ -135,9 +136,9 @@ def apply_expectations(checks: list[Check], expected: list[Expectation]) -> tupl
     for e in expected:
         if e in used:
             continue
-        ran = [c for c in checks if c.status in (PASSED, FAILED) and e.names(c.kind, c.name, c.rules)]
+        ran = [c for c in checks if c.status in (Status.PASSED, Status.FAILED) and e.names(c.kind, c.name, c.rules)]
         if e.kind == "rule" and ran:
-            out.append(Check("rule", ran[0].game, e.pattern, (e.pattern,), XPASS,
+            out.append(Check("rule", ran[0].game, e.pattern, (e.pattern,), Status.XPASS,
                              f"no failure in this run is owned by {e.pattern} ({len(ran)} checks of it ran)",
                              reason=e.reason))
         elif not any(e.names(c.kind, c.name, c.rules) for c in checks):
@@ -156,7 +157,7 @@ def write_expect_fail(report: Report, path: str) -> int:
     reason = f"{RECORDED} {date.today().isoformat()}: not reviewed"
     entries = []
     for c in report.checks:
-        if c.status not in (FAILED, BROKE) or c.kind not in ("trace", "scenario"):
+        if c.status not in (Status.FAILED, Status.BROKE) or c.kind not in ("trace", "scenario"):
             continue
         entries.append({c.kind: c.name, "reason": reason})
     import yaml

@@ -11,12 +11,13 @@ from ..games import GAMES
 from ..harness.driver import ReferenceDriver
 from ..harness.trace import Trace, by_reference
 from ..harness.tracefile import load_traces
-from ..reports.model import SKIPPED, Check
+from ..reports.model import Check
 from ..rulebook.profiles import Profile
 from ..scenarios import FeatureError, Scenario, UndefinedStep, bundled, check_steps
 from .between import BEFORE_START_NAME, wants_before_start
 from .checks import Run
 from .settings import VerifyError, VerifySettings
+from ..status import Status
 
 
 def check_selection(settings: VerifySettings) -> None:
@@ -83,7 +84,7 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
     one it fails is judged by the reference alone (its written expectations depend on a changed value), one
     whose start is refused is not run; a scenario the reference fails under the profile is not run."""
     from ..harness.preflight import check_trace
-    from ..scenarios.runner import PASSED as SCENARIO_OK, run_scenario
+    from ..scenarios.runner import run_scenario
 
     oracle = run.settings.oracle
     kept: list[Trace] = []
@@ -96,8 +97,8 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
             why = (f"the profile {profile.name} makes its start impossible ({bad[0].reason})" if bad[0].kind
                    in ("start", "observer") else f"it depends on a value the profile {profile.name} changes, and "
                    f"--no-oracle leaves nothing to judge it by")  # type: ignore[union-attr]
-            run.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, SKIPPED, f"not run: {why}",
-                          trace.ruleset))
+            run.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.NOT_RUN,
+                          f"not run: {why}", trace.ruleset))
         else:
             kept.append(by_reference(trace, f"its written expectations depend on a value the profile "
                                             f"{profile.name} changes ({bad[0].reason}); every answer is judged "
@@ -110,10 +111,10 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
             continue
         reference = ReferenceDriver()
         outcome = run_scenario(scenario, reference)
-        if outcome.status == SCENARIO_OK:
+        if outcome.status == Status.PASSED:
             runnable.append(scenario)
         else:
-            run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, SKIPPED,
+            run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN,
                           f"not run: the reference under the profile {profile.name} does not pass it (it depends "
                           f"on a value the profile changes): {outcome.detail.splitlines()[0] if outcome.detail else ''}"))
     return kept, runnable

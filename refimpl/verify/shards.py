@@ -31,9 +31,10 @@ from typing import Any, Sequence
 
 from ..harness.driver import BuildBroke
 from ..harness.executor import run_jobs
-from ..reports.model import BROKE, FAILED, SKIPPED, Check, Report
+from ..reports.model import Check, Report
 from ..rulebook.profiles import by_game, using
 from .settings import VerifySettings
+from ..status import Status
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2
@@ -229,7 +230,7 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
     for i, check in enumerate(trace_checks):
         if check is None or (cut is not None and i > cut) or (report.broke_at_start is not None):
             trace = selected[i]
-            check = Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, SKIPPED,
+            check = Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.NOT_RUN,
                           f"not run: {report.stopped or 'interrupted'}", trace.ruleset)
         report.checks.append(check)
     if cut is not None or report.broke_at_start is not None:
@@ -248,12 +249,13 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
     for i, check in enumerate(scenario_checks):
         if check is None or (cut is not None and i > cut):
             s = chosen[i]
-            check = Check("scenario", s.game, s.check_name, s.rules, SKIPPED, f"not run: {report.stopped or 'interrupted'}")
+            check = Check("scenario", s.game, s.check_name, s.rules, Status.NOT_RUN,
+                          f"not run: {report.stopped or 'interrupted'}")
         report.checks.append(check)
 
 
 def _first_failure(checks: Sequence[Check | None]) -> int | None:
-    return next((i for i, c in enumerate(checks) if c is not None and c.status in (FAILED, BROKE)), None)
+    return next((i for i, c in enumerate(checks) if c is not None and c.status in (Status.FAILED, Status.BROKE)), None)
 
 
 __all__ = ["Unit", "Done", "deal", "run_sharded", "run_unit"]

@@ -11,7 +11,7 @@
 - ``run``: a fuzz run: its campaigns (jobs), the report, the finding judged, written and replayed.
 """
 
-from .campaign import BROKE, DIVERGES, NONDETERMINISTIC, FuzzSettings
+from .campaign import FuzzSettings
 from .run import FuzzReport, fuzz
 
-__all__ = ["BROKE", "DIVERGES", "NONDETERMINISTIC", "FuzzReport", "FuzzSettings", "fuzz"]
+__all__ = ["FuzzReport", "FuzzSettings", "fuzz"]

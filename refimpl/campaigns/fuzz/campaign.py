@@ -30,8 +30,8 @@ from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
 from .judge import judge, judge_drawn
 from .shrink import Shrinker
+from ...status import Status
 
-DIVERGES, BROKE, NONDETERMINISTIC = "diverges", "broke", "nondeterministic"
 # Hypothesis's shrinking stops after this many tries in a row that do not make the case smaller (a count, not
 # a time, so the same seed shrinks the same way); the passes in ``shrink.py`` take it from there.
 STALE_SHRINKS = 40
@@ -75,7 +75,7 @@ class FuzzSettings:
 
 @dataclass
 class Finding:
-    kind: str  # diverges | broke | nondeterministic
+    kind: Status  # diverges | broke | nondeterministic
     case: dict[str, Any]  # Case.json(), shrunk
     found_after: float  # seconds from the campaign's start
     first_steps: int  # steps of the case as first found
@@ -178,7 +178,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         it is judged)."""
         drawn = case if isinstance(case, CaseDraw) else None
         try:
-            if found.get("kind") == BROKE and build[0] is not None:
+            if found.get("kind") == Status.BROKE and build[0] is not None:
                 build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
                 build[0] = None
             target = connect()
@@ -207,22 +207,22 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 broken_by[0] = whole
                 step += len(whole.steps) - len(case.steps)
             history.clear()
-            return BROKE, step
+            return Status.BROKE, step
         result.cases += 1
         result.requests += len(judged.probes)
         if progress is not None and not found and result.cases % PROGRESS_EVERY == 0:
             progress(f"{result.cases}{f'/{s.examples}' if s.examples else ''} cases, {result.requests} requests, "
                      f"{time.monotonic() - started:.0f} s")
         if judged.divergence is not None:
-            return DIVERGES, judged.divergence.step
+            return Status.DIVERGES, judged.divergence.step
         if s.twice:
             again = list(target.batch([p.op for p in judged.probes]))
             if again != judged.outcomes:
-                return NONDETERMINISTIC, len(case.steps)
+                return Status.NONDETERMINISTIC, len(case.steps)
         return None, 0
 
     def cut(case: Case, step: int, kind: str) -> Case:
-        return case.with_steps(case.steps[:step]) if kind in (DIVERGES, BROKE) else case
+        return case.with_steps(case.steps[:step]) if kind in (Status.DIVERGES, Status.BROKE) else case
 
     broken_by: list[Case | None] = [None]  # the joined case when the build broke after several
     hypothesis_until = [float("inf")]
@@ -300,7 +300,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         if build[0] is not None and build[0] is not driver:  # ours: started here, or in place of a dead one
             build[0].close()
     if found:
-        cause, stderr = broke.get("cause", ("", "")) if found["kind"] == BROKE else ("", "")
+        cause, stderr = broke.get("cause", ("", "")) if found["kind"] == Status.BROKE else ("", "")
         cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
         result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3), found["first_steps"],
                                  round(time.monotonic() - started - found["at"], 3), cut, cause, stderr)

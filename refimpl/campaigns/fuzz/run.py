@@ -19,11 +19,11 @@ from ...harness.replay import replay_all
 from ...harness.tracefile import dump_trace, load_trace
 from ...rulebook.profiles import using
 from ...util.files import write_file
-from .campaign import (BROKE, DIVERGES, NONDETERMINISTIC, CampaignJob, CampaignResult, Finding, FuzzSettings,
-                       run_campaign)
+from .campaign import CampaignJob, CampaignResult, Finding, FuzzSettings, run_campaign
 from .cases import Case
 from .judge import Divergence, Judged, explain, judge
 from .reproducer import SetupPruner, reproducer, same_divergence
+from ...status import Status
 
 @dataclass
 class FuzzReport:
@@ -205,17 +205,17 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
     assert finding is not None
     s = report.settings
     case = Case.from_json(finding.case)
-    title = {DIVERGES: "fuzz reproducer", BROKE: "fuzz reproducer: the build broke",
-             NONDETERMINISTIC: "fuzz reproducer: answers differ between two runs"}[finding.kind]
+    title = {Status.DIVERGES: "fuzz reproducer", Status.BROKE: "fuzz reproducer: the build broke",
+             Status.NONDETERMINISTIC: "fuzz reproducer: answers differ between two runs"}[finding.kind]
     judged: Judged | None = None
-    if finding.kind == DIVERGES and report.interrupted is None:
+    if finding.kind == Status.DIVERGES and report.interrupted is None:
         if not driver.alive:
             driver = ProtocolDriver(command, s.timeout)
             started.append(driver)
         try:
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
         except BuildBroke as exc:
-            finding.kind, finding.cause = BROKE, f"{exc.cause}: {exc.message}"
+            finding.kind, finding.cause = Status.BROKE, f"{exc.cause}: {exc.message}"
         if judged is not None and judged.divergence is None:
             judged = judge(case, driver, "legal" in driver.capabilities)
         if judged is not None and judged.divergence is not None:
@@ -223,14 +223,14 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
             case = case.with_steps(case.steps[:div.step])
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
     dropped: list[str] = []
-    if judged is not None and judged.divergence is not None and finding.kind == DIVERGES:
+    if judged is not None and judged.divergence is not None and finding.kind == Status.DIVERGES:
         judged, dropped = _prune(report, judged, driver, command, started)
         case = judged.case
     if judged is None or judged.divergence is None:
         judged = judge(case, ReferenceDriver(), True, full=True)  # the reference's answers, for the trace
-        if finding.kind == DIVERGES and report.interrupted is None:
+        if finding.kind == Status.DIVERGES and report.interrupted is None:
             report.replays = "the finding did not diverge again: the build answers differently from run to run"
-            finding.kind = NONDETERMINISTIC
+            finding.kind = Status.NONDETERMINISTIC
     report.divergence = judged.divergence
     if judged.divergence is not None:
         title = f"fuzz reproducer: {judged.divergence.difference}"
@@ -241,7 +241,7 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
                    f"steps. Expectations are the reference's whole answers.")
     if dropped:
         description += f" The set-up was pruned of what the divergence does not need: {', '.join(dropped)}."
-    if finding.kind == BROKE:
+    if finding.kind == Status.BROKE:
         description += f" The build broke on it: {finding.cause}."
     doc = reproducer(judged, title[:200], description)
     path = reproducer_path(out, s.game, report.ruleset, s.seed)
@@ -251,7 +251,7 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
     if report.interrupted is not None:
         report.replays = f"not replayed: the run was interrupted ({report.interrupted})"
         return
-    if judged.divergence is not None or finding.kind == BROKE:
+    if judged.divergence is not None or finding.kind == Status.BROKE:
         report.replays = _replays(path, command, s, judged.divergence, finding)
 
 
@@ -266,7 +266,7 @@ def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, 
     try:
         (result,) = list(replay_all([trace], driver, oracle=ReferenceDriver()))
     except BuildBroke as exc:
-        same = finding.kind == BROKE and finding.cause.split(":")[0] == exc.cause
+        same = finding.kind == Status.BROKE and finding.cause.split(":")[0] == exc.cause
         return "replays to the same fault" if same else f"replaying it broke the build: {exc}"
     finally:
         driver.close()

@@ -37,11 +37,11 @@ from ...harness.executor import run_jobs
 from ...games import GAMES
 from .operators import Site, data_sites, mutate, python_sites
 from ...errors import KitError
+from ...status import Status
 
 PACKAGE = Path(__file__).resolve().parents[2]  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
 SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
-KILLED, BROKE, SURVIVED, ERROR = "killed", "broke", "survived", "error"
 FUZZ_BUDGET = 60.0  # seconds of search per game for ``--judge fuzz`` (the issue's bound on finding a divergence)
 
 
@@ -176,7 +176,7 @@ def run_mutant(job: Job) -> dict[str, Any]:
     """Serve one mutant and judge it (verify stopping at the first failure, or fuzz). Never raises."""
     site = job.site
     started = time.monotonic()
-    record: dict[str, Any] = {"status": ERROR, "by": "", "detail": ""}
+    record: dict[str, Any] = {"status": Status.ERROR, "by": "", "detail": ""}
     try:
         with tempfile.TemporaryDirectory(prefix="refimpl-mutant-") as tmp:
             shutil.copytree(PACKAGE, Path(tmp) / "refimpl", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -187,7 +187,7 @@ def run_mutant(job: Job) -> dict[str, Any]:
                 _verify_mutant(command, site, job.timeout)
             record.update(judged)
     except Exception as exc:  # noqa: BLE001 - a kit problem, recorded with the mutant
-        record.update(status=ERROR, detail=f"{type(exc).__name__}: {exc}")
+        record.update(status=Status.ERROR, detail=f"{type(exc).__name__}: {exc}")
     record["detail"] = str(record["detail"]).splitlines()[0][:300] if record["detail"] else ""
     record["seconds"] = round(time.monotonic() - started, 2)
     return record
@@ -196,7 +196,7 @@ def run_mutant(job: Job) -> dict[str, Any]:
 def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it."""
     from ...harness.driver import BuildBroke
-    from ..fuzz import BROKE as FUZZ_BROKE, FuzzSettings, fuzz
+    from ..fuzz import FuzzSettings, fuzz
 
     game = game_of(site.file)
     searched = 0.0
@@ -206,22 +206,22 @@ def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
             try:
                 report = fuzz(command, FuzzSettings(name, max_time=FUZZ_BUDGET, timeout=timeout), out)
             except BuildBroke as exc:
-                return {"status": BROKE, "by": f"fuzz {name}: start", "detail": str(exc), "found_after": searched}
+                return {"status": Status.BROKE, "by": f"fuzz {name}: start", "detail": str(exc),
+                        "found_after": searched}
         finding = report.finding
         if finding is None:
             searched += time.monotonic() - began
             continue
-        return {"status": BROKE if finding.kind == FUZZ_BROKE else KILLED, "by": f"fuzz {name}",
+        return {"status": Status.BROKE if finding.kind == Status.BROKE else Status.KILLED, "by": f"fuzz {name}",
                 "detail": report.divergence.headline if report.divergence else finding.cause,
                 "found_after": round(searched + finding.found_after, 3), "steps": finding.steps(),
                 "first_steps": finding.first_steps, "shrink_seconds": finding.shrink_seconds,
                 "shrink_cut": finding.shrink_cut, "replays": report.replays}
-    return {"status": SURVIVED}
+    return {"status": Status.SURVIVED}
 
 
 def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
-    from ...reports.model import BROKE as CHECK_BROKE, FAILED
     from ...verify import VerifySettings, verify
 
     game = game_of(site.file)
@@ -229,17 +229,17 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     settings = VerifySettings(games=None if game == SHARED else (game,), timeout=timeout, fail_fast=True)
     report = verify(command, settings)
     code = int(report.exit_code)
-    first = next((c for c in report.checks if c.status in (FAILED, CHECK_BROKE)), None)
+    first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
     if report.broke_at_start is not None:
-        record.update(status=BROKE, by="start", detail=str(report.broke_at_start))
+        record.update(status=Status.BROKE, by="start", detail=str(report.broke_at_start))
     elif code == 0:
-        record.update(status=SURVIVED)
+        record.update(status=Status.SURVIVED)
     elif code == 3:
-        record.update(status=BROKE, by=first.name if first else "", detail=first.detail if first else "")
+        record.update(status=Status.BROKE, by=first.name if first else "", detail=first.detail if first else "")
     elif first is not None:
-        record.update(status=KILLED, by=first.name, detail=first.detail)
+        record.update(status=Status.KILLED, by=first.name, detail=first.detail)
     else:
-        record.update(status=KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
+        record.update(status=Status.KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
     return record
 
 
@@ -379,20 +379,20 @@ def score(records: list[dict[str, Any]], sites: list[Site], judgements: list[Jud
         for tally in (by_game.setdefault(game_of(site.file), Tally()),
                       by_operator.setdefault(site.operator, Tally()), total):
             tally.sampled += 1
-            status = record.get("status", ERROR)
-            if status == ERROR:
+            status = record.get("status", Status.ERROR)
+            if status == Status.ERROR:
                 tally.error += 1
             elif reason is not None:
                 tally.equivalent += 1
-                if status in (KILLED, BROKE) and tally is total:
+                if status in (Status.KILLED, Status.BROKE) and tally is total:
                     contradicted.append(record)
-            elif status == KILLED:
+            elif status == Status.KILLED:
                 tally.killed += 1
-            elif status == BROKE:
+            elif status == Status.BROKE:
                 tally.broke += 1
             else:
                 tally.survived += 1
-        if record.get("status") == SURVIVED and reason is None:
+        if record.get("status") == Status.SURVIVED and reason is None:
             survivors.append(record)
     return Score(records, dict(sorted(by_game.items())), dict(sorted(by_operator.items())), total, survivors,
                  contradicted)
@@ -444,7 +444,7 @@ def score_text(result: Score, header: str = "") -> str:
         for r in result.contradicted:
             lines.append(f"  {r['file']}:{r['line']} {r['qualname']}: {r['before']} -> {r['after']}  [{r['id']}]"
                          f" by {r.get('by')}")
-    errors = [r for r in result.records if r.get("status") == ERROR]
+    errors = [r for r in result.records if r.get("status") == Status.ERROR]
     if errors:
         lines += ["", f"Errors ({len(errors)}): the kit could not run these (a bug of the kit, not of the mutant)"]
         lines += [f"  {r.get('file')}:{r.get('line')} [{r.get('id')}]: {r.get('detail')}" for r in errors[:10]]
