@@ -1,4 +1,22 @@
-"""refimpl: the reference implementation and conformance harness for the five tabletop rule specs."""
+"""refimpl: the reference implementation and conformance harness for the five tabletop rule specs.
+
+The package, room by room (docs/architecture.md says why each module is where it is):
+
+- ``cli`` (the ``refimpl`` command: its group and error boundary), ``commands/`` (one module a command and the
+  options they share), ``pytest_plugin`` and ``pytest_suite`` (the kit's checks under pytest);
+- ``errors`` (KitError, the exit codes) and ``status`` (Status: every outcome's word, written once);
+- ``games/``: the reference engines, one pure engine per game, and their data;
+- ``harness/``: how the kit talks to a build and judges it: traces, drivers, the protocol and ``serve``, replay
+  with the reference as oracle, explicit and own chance, preflight, perft, processes, the executor;
+- ``scenarios/``: the Gherkin scenarios run in process, each game's step definitions in ``scenarios/steps``;
+- ``verify/``: ``refimpl verify``: VerifySettings, the selection, the checks, expected failures, shards;
+- ``reports/``: the report model and every form of it (text, JSON, JUnit, markdown, GitHub, HTML with its
+  templates and pictures, badges, transcripts), saved runs, ``show``;
+- ``campaigns/``: the long runs: ``fuzz/``, ``mutants/`` (the power meter), ``simulate``;
+- ``rulebook/``: what the kit reads from the specs: rule IDs, ``refimpl rule``, profiles, tables;
+- ``suite/`` (the bundled traces, features and specs) and ``schemas/`` (the published JSON Schemas);
+- ``util/``: the user's files, JSON and YAML, read and written safely.
+"""
 
 __version__ = "0.2.0"  # semantic versioning; CHANGELOG.md says what each release changed
 
