@@ -49,3 +49,26 @@ def test_thinning_never_leaves_a_start_the_game_refuses() -> None:
     case = Case("ludo", "v1", 0, setup, (Request("action", {"type": "roll"}),) * 3)
     shrunk = Shrinker(lambda c: 1 if c.steps else None, time.monotonic() + 30).thin_setup(case)
     assert shrunk.setup == setup
+
+
+def test_a_case_from_the_games_own_start_is_thinned_through_an_explicit_set_up() -> None:
+    """Black Fog's own start has eight animals, each taking dice every round: the start is given as the
+    set-up it amounts to, less the map (left to the seed, as a fault in the seed's draws needs), then thinned;
+    the steps the animals needed go."""
+    def check(case: Case) -> int | None:
+        if "map" in (case.setup or {}):
+            return None  # a fault in what the seed draws: gone once the map is given
+        animals = (case.setup or {}).get("animals")
+        needed = 1 + (8 if animals is None else len(animals))
+        return needed if len(case.steps) >= needed else None
+
+    plain = Case("black-fog", "v1", 3, {}, tuple(Request("action", {"type": "roll"}) for _ in range(14)))
+    shrunk = Shrinker(check, time.monotonic() + 30).run(plain)
+    assert shrunk.setup.get("animals") == [] and "map" not in shrunk.setup
+    assert len(shrunk.steps) == 1
+
+
+def test_an_explicit_start_that_gains_nothing_is_not_kept() -> None:
+    plain = Case("black-fog", "v1", 3, {}, (Request("action", {"type": "roll"}),) * 2)
+    shrunk = Shrinker(lambda c: 2 if len(c.steps) >= 2 else None, time.monotonic() + 30).run(plain)
+    assert shrunk.setup == {} and len(shrunk.steps) == 2

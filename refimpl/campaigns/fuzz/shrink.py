@@ -6,7 +6,8 @@ still fails the same way, all inside one time budget.
    replaces those k steps; the largest k that still fails wins.
 3. Thin the set-up: each list in it (units, animals, fog, the map's tiles) emptied, else element by element,
    as long as the case still fails (at any step): fewer animals make every round's animal phase shorter,
-   and the steps they needed are then refused and dropped by the next pass.
+   and the steps they needed are then refused and dropped by the next pass. A case from the game's own
+   start is given that start as an explicit set-up first (``Game.setup_of``); kept only if it ends smaller.
 4. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
 5. Plain values: the seed as null.
 """
@@ -17,7 +18,7 @@ import copy
 import time
 from typing import Callable
 
-from ...games import GAMES, RuleViolation
+from ...games import GAMES, Game, RuleViolation
 from .cases import Case, replay_mirror, setup_at, setup_lists
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
@@ -61,11 +62,12 @@ class Shrinker:
         return self._try(case, best) if accepted(case) else None
 
     def run(self, case: Case) -> Case:
+        first = case
         for shrink_pass in (self.from_setup, self.thin_setup, self.drop_steps, self.plain_values):
             if not self._time_left():
                 break
             case = shrink_pass(case)
-        return case
+        return case if case.size() <= first.size() else first  # a start made explicit that gained nothing
 
     def from_setup(self, case: Case) -> Case:
         engine = GAMES[case.game]
@@ -93,9 +95,37 @@ class Shrinker:
                 return found
         return case
 
+    def _explicit_start(self, case: Case) -> Case | None:
+        """``case`` with its start (no set-up: the game's own) given as the set-up it amounts to
+        (``Game.setup_of``), or that without one of its parts, when the game has one and the case still fails
+        from it; else None."""
+        engine = GAMES[case.game]
+        if type(engine).setup_of is Game.setup_of or not self._time_left():
+            return None
+        try:
+            setup = engine.setup_of(engine.new_state(case.ruleset, case.seed, case.setup or {}))
+        except RuleViolation:
+            return None
+        if not setup:
+            return None
+        # The whole position; else it without one part, which the game then draws from the seed as before
+        # (Black Fog's map: given, it takes no draw, and every later draw moves).
+        for given in [setup] + [{k: v for k, v in setup.items() if k != key} for key in setup]:
+            explicit = case.with_steps(case.steps, setup=given)
+            if given and accepted(explicit) and self._time_left() and self.check(explicit) is not None:
+                return explicit
+        return None
+
     def thin_setup(self, case: Case) -> Case:
+        plain = case
+        if not case.setup:  # the game's own start (Black Fog's eight animals): thinned once given explicitly
+            explicit = self._explicit_start(case)
+            if explicit is None:
+                return case
+            case = explicit
         if not isinstance(case.setup, dict):
             return case
+        before = case
         for path in list(setup_lists(case.setup)):
             if not isinstance(setup_at(case.setup, path), list) or not setup_at(case.setup, path):
                 continue
@@ -114,7 +144,7 @@ class Shrinker:
                     case = found
                 else:
                     i += 1
-        return case
+        return plain if case is before and plain is not before else case
 
     def drop_steps(self, case: Case) -> Case:
         chunk = max(1, len(case.steps) // 2)
