@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from refimpl.campaigns.simulate import simulate, summary_json  # noqa: E402
+from refimpl.campaigns.simulate import simulate, summary_json
 
 GAMES = 3000
 SEATS = ["easy", "normal", "easy", "normal"]

@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from refimpl.campaigns.fuzz import FuzzSettings, fuzz  # noqa: E402
-from refimpl.games import GAMES  # noqa: E402
+from refimpl.campaigns.fuzz import FuzzSettings, fuzz
+from refimpl.games import GAMES
 
 sys.path.insert(0, str(ROOT / "bench"))
-from protocol import echo_floor  # noqa: E402
+from protocol import echo_floor
 
 SERVE = f"{shlex.quote(sys.executable)} -m refimpl serve"
 BUDGET = 6.0  # seconds each campaign searches

@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from refimpl.games import GAMES  # noqa: E402
-from refimpl.campaigns.simulate import game_seeds, play_game  # noqa: E402
+from refimpl.campaigns.simulate import game_seeds, play_game
+from refimpl.games import GAMES
 
 REPEATS = 3
 

@@ -29,11 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from refimpl.games import GAMES  # noqa: E402
-from refimpl.harness.protocol import ProtocolDriver  # noqa: E402
-from refimpl.harness.plan import plan  # noqa: E402
+from refimpl.games import GAMES
+from refimpl.harness.plan import plan
+from refimpl.harness.protocol import ProtocolDriver
 from refimpl.harness.replay import replay_all
-from refimpl.harness.tracefile import find_traces, load_trace  # noqa: E402
+from refimpl.harness.tracefile import find_traces, load_trace
 
 PY = shlex.quote(sys.executable)
 ECHO = f"{PY} {shlex.quote(str(ROOT / 'bench' / 'echo_build.py'))}"

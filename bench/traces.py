@@ -17,7 +17,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from refimpl.harness.tracefile import load_trace  # noqa: E402
+from refimpl.harness.tracefile import load_trace
 
 STEP = ("  - action: {type: claim, claims: {red: north-pass, blue: south-pass}}\n"
         "    expect:\n      round: 2\n      markers:\n        north-pass: {red: 1, blue: 0}\n")

@@ -13,25 +13,25 @@ CMD`` runs the bundled suite from any folder.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
 from . import suite
-from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .games import GAMES
+from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .harness.replay import replay
-from .reports.model import Failure
-from .reports.text import failure_lines
-from .reports.failures import trace_failure
-from .rulebook.rules import RULE_ID, feature_tags, spec_rules
-from .scenarios import Builds, NotRun, Outcome, Scenario, Selected
-from .scenarios import gherkin, run_scenario
-from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
 from .harness.trace import Trace, TraceError
 from .harness.tracefile import load_trace
+from .reports.failures import trace_failure
+from .reports.model import Failure
+from .reports.text import failure_lines
+from .rulebook.rules import RULE_ID, feature_tags, spec_rules
+from .scenarios import Builds, NotRun, Outcome, Scenario, Selected, gherkin, run_scenario
+from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
 from .status import Status
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run

@@ -13,13 +13,12 @@ import jsonschema
 import pytest
 
 from refimpl import __version__
-from refimpl.suite import digest
-
-from refimpl.reports.badges import badges, write_badges
-from refimpl.harness.driver import BuildBroke
 from refimpl.errors import Exit
+from refimpl.harness.driver import BuildBroke
+from refimpl.reports.badges import badges, write_badges
 from refimpl.reports.model import Check, Report
 from refimpl.status import Status
+from refimpl.suite import digest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "refimpl/schemas/output/badge.schema.json").read_text(encoding="utf-8"))

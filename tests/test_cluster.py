@@ -9,8 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -18,9 +18,9 @@ from click.testing import CliRunner
 pytest.importorskip("distributed", reason="Dask distributed is not installed (the 'cluster' extra: "
                                           "pip install -e '.[cluster]'); .ci/run installs it")
 
+from refimpl.campaigns.simulate import simulate, summary_json  # noqa: E402
 from refimpl.cli import main  # noqa: E402
 from refimpl.harness.executor import ExecutorError, run_jobs  # noqa: E402
-from refimpl.campaigns.simulate import simulate, summary_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # One cluster per run: under pytest-xdist (make test: --dist loadgroup) these tests share one worker process.

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refimpl.harness.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
 from refimpl.games.ludo import cpu
+from refimpl.harness.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.tracefile import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,6 +11,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+
 from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent

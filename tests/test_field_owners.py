@@ -11,11 +11,11 @@ import pytest
 from refimpl.harness.compare import Difference
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
-from refimpl.reports.model import Check, Failure, Report
-from refimpl.reports.failures import field_diffs, trace_failure
 from refimpl.harness.tracefile import load_traces
-from tests.builds.wrong import VARIANTS
+from refimpl.reports.failures import field_diffs, trace_failure
+from refimpl.reports.model import Check, Failure, Report
 from refimpl.status import Status
+from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = load_traces([ROOT / "traces"])

@@ -21,15 +21,15 @@ from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
 from refimpl.campaigns.fuzz.judge import judge_drawn
 from refimpl.campaigns.fuzz.positions import DRAWERS
-from refimpl.harness.driver import ReferenceDriver, request
 from refimpl.games import GAMES, RuleViolation
+from refimpl.harness.driver import ReferenceDriver, request
 from refimpl.harness.protocol import ProtocolDriver
 from refimpl.harness.replay import replay_all
-from refimpl.rulebook.rules import spec_rules
 from refimpl.harness.serve import Session
 from refimpl.harness.tracefile import load_trace
-from tests.builds.wrong import VARIANTS
+from refimpl.rulebook.rules import spec_rules
 from refimpl.status import Status
+from tests.builds.wrong import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)

@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
-from refimpl.reports import htmlpage as html_report
-from refimpl.reports.htmlpage import is_view
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
-from refimpl.reports.model import Report
-from refimpl.reports.jsondoc import verify_json
 from refimpl.harness.tracefile import load_traces
+from refimpl.reports import htmlpage as html_report
+from refimpl.reports.htmlpage import is_view
+from refimpl.reports.jsondoc import verify_json
+from refimpl.reports.model import Report
+from refimpl.status import Status
 from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS
-from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = load_traces([ROOT / "traces"])
@@ -337,9 +337,9 @@ def _report_of(variant: str) -> Report:
 
 
 def test_each_failure_quotes_its_rules_whole_and_lists_legal_differences_whole(report: Report, page: Path) -> None:
+    from refimpl.games import GAMES
     from refimpl.rulebook.rules import spec_rules
     from refimpl.suite import spec_text
-    from refimpl.games import GAMES
 
     text = " ".join("".join(_outline(page.read_text(encoding="utf-8")).text).split())
     for c in (c for c in report.checks if c.status == "failed"):

@@ -15,8 +15,8 @@ import pytest
 from refimpl import __version__, suite
 from refimpl.reports.badges import badges
 from refimpl.reports.htmlpage import render
-from refimpl.reports.junit import junit_xml
 from refimpl.reports.jsondoc import verify_json
+from refimpl.reports.junit import junit_xml
 from refimpl.reports.text import verify_text
 from refimpl.verify import VerifySettings, verify
 

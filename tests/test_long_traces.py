@@ -13,9 +13,9 @@ import pytest
 
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import LEDGER_HEAD, LEDGER_TAIL, replay
-from refimpl.reports.text import text_report
 from refimpl.harness.trace import Step, TraceError
 from refimpl.harness.tracefile import find_traces, load_trace, parse_trace
+from refimpl.reports.text import text_report
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = (ROOT / "traces/beacon-lines/round-1.yaml").read_text().split("steps:")[0]
@@ -101,8 +101,8 @@ def test_a_step_built_fast_has_every_field_of_step() -> None:
 ])
 def test_steps_read_block_by_block_are_the_documents_steps(text: str) -> None:
     """The steps read from their own text (trace._header) are exactly what the whole document holds."""
-    from refimpl.util import yamlsafe
     from refimpl.harness.tracefile import _header
+    from refimpl.util import yamlsafe
 
     whole = "version: 1\ngame: beacon-lines\ntitle: t\nrules: []\nsource: x\n" + text
     _, raw = _header(whole, "t.yaml")

@@ -11,13 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 from refimpl.games import GAMES, BadSetup, IllegalAction
-from refimpl.games.ludo import Cpu, Move, Roll
-from refimpl.games.ludo import cpu
+from refimpl.games.ludo import Cpu, Move, Roll, cpu
 from refimpl.games.ludo.cpu import risk_216, scores
 from refimpl.games.ludo.engine import Turn
 from refimpl.games.streams import draw, faces, splitmix64
-from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 
 LUDO = GAMES["ludo"]
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,17 +8,18 @@ import json
 import re
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from refimpl.rulebook import tables
 from refimpl.cli import main
 from refimpl.games import GAMES
 from refimpl.games.black_fog import hexes
+from refimpl.rulebook import tables
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "refimpl" / "schemas" / "output"

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
+from refimpl.harness.tracefile import find_traces, load_trace
 from refimpl.rulebook.rules import spec_rules
 from refimpl.scenarios import bundled, run_scenario
-from refimpl.harness.tracefile import find_traces, load_trace
-from tests.misreadings import MISREADINGS, game_of, rule_of
 from refimpl.status import Status
+from tests.misreadings import MISREADINGS, game_of, rule_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = 12  # misreadings served through the protocol and judged by verify in make test

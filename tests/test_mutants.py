@@ -7,8 +7,20 @@ import hashlib
 import textwrap
 from pathlib import Path
 
-from refimpl.campaigns.mutants import (EQUIVALENTS, Judgement, equivalence, game_of, load_equivalents, mutate,
-                                       population, run_campaign, sample, score, score_text, stale_judgements)
+from refimpl.campaigns.mutants import (
+    EQUIVALENTS,
+    Judgement,
+    equivalence,
+    game_of,
+    load_equivalents,
+    mutate,
+    population,
+    run_campaign,
+    sample,
+    score,
+    score_text,
+    stale_judgements,
+)
 from refimpl.campaigns.mutants.campaign import Job, run_mutant
 from refimpl.campaigns.mutants.operators import data_sites, python_sites
 from refimpl.status import Status

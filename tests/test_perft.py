@@ -68,10 +68,10 @@ def test_verify_perft_points_at_the_first_position_whose_count_differs() -> None
 def test_perft_compares_the_finished_games_by_result_too() -> None:
     """A build whose wins are credited to the wrong faction lists the same actions everywhere: only the
     outcome counts tell it apart."""
-    from refimpl.harness.driver import ReferenceDriver
     from refimpl.games import load_data
     from refimpl.games.base import evolve
     from refimpl.games.beacon_lines import BeaconLines
+    from refimpl.harness.driver import ReferenceDriver
     from refimpl.harness.perft import check_build
 
     class WinnerSwapped(BeaconLines):

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
-from refimpl.reports.pictures import beacon_lines, lantern_quay, ludo
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay
 from refimpl.harness.tracefile import load_traces
+from refimpl.reports.pictures import beacon_lines, lantern_quay, ludo
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAWERS = {"beacon-lines": beacon_lines.draw, "lantern-quay": lantern_quay.draw, "ludo": ludo.draw}

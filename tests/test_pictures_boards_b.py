@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from refimpl.reports import pictures
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES
-from refimpl.reports.pictures import black_fog, conquest_king
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.plan import step_op
 from refimpl.harness.tracefile import load_traces
+from refimpl.reports import pictures
+from refimpl.reports.pictures import black_fog, conquest_king
 
 TRACES = Path(__file__).resolve().parent.parent / "traces"
 GAMES_B = ("conquest-king", "black-fog")

@@ -14,14 +14,13 @@ from typing import Any
 import pytest
 import yaml
 
-from refimpl.rulebook import profiles
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import GAMES, load_data
-from refimpl.rulebook.profiles import (FIELDS, Profile, ProfileError, default_values, default_yaml, load_profile,
-                                      using)
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
-from refimpl.rulebook.rules import spec_rules
 from refimpl.harness.tracefile import find_traces, load_trace
+from refimpl.rulebook import profiles
+from refimpl.rulebook.profiles import FIELDS, Profile, ProfileError, default_values, load_profile, using
+from refimpl.rulebook.rules import spec_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -13,16 +13,17 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 import xml.sax
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from refimpl.harness.driver import BuildBroke
+from refimpl.reports.jsondoc import verify_json
+from refimpl.reports.junit import junit_xml
 from refimpl.reports.model import Check, Report
 from refimpl.reports.safetext import json_safe, printable, xml_safe
-from refimpl.reports.junit import junit_xml
-from refimpl.reports.jsondoc import verify_json
 from refimpl.reports.text import verify_text
 from refimpl.status import Status
 

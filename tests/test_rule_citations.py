@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from refimpl.rulebook import lookup as rulebook
 from refimpl import suite
 from refimpl.cli import main
 from refimpl.games import GAMES
+from refimpl.rulebook import lookup as rulebook
 from refimpl.rulebook.rules import spec_rules
 
 SCHEMA = Path(rulebook.PACKAGE, "schemas", "output", "rule.schema.json")

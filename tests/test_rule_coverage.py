@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from refimpl.games import GAMES
-from refimpl.rulebook.rules import feature_tags, spec_rules
 from refimpl.harness.tracefile import find_traces, load_trace
+from refimpl.rulebook.rules import feature_tags, spec_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refimpl.cli import main
 from refimpl.campaigns.simulate import seat_levels, simulate, summary_csv, summary_json, summary_svg
+from refimpl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "refimpl" / "schemas" / "output" / "simulate.schema.json").read_text())

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.rulebook import tables
 from refimpl.games import GAMES
+from refimpl.rulebook import tables
 
 ROOT = Path(__file__).resolve().parent.parent
 

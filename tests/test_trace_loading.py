@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from refimpl.util import yamlsafe
 from refimpl.harness.tracefile import _STEP_VALIDATOR, _plainly_valid, load_trace, parse_trace
+from refimpl.util import yamlsafe
 
 ROOT = Path(__file__).resolve().parent.parent
 YAML_FILES = sorted(p for d in ("traces", "tests", "refimpl", "examples") for p in (ROOT / d).rglob("*.y*ml"))

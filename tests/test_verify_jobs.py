@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refimpl.rulebook.profiles import load_profile
+from refimpl.status import Status
 from refimpl.verify import VerifySettings, verify
 from refimpl.verify.shards import deal
-from refimpl.status import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)

@@ -8,8 +8,8 @@ import pytest
 
 from refimpl.harness.replay import replay
 from refimpl.harness.tracefile import find_traces, load_trace
-from tests.wrong_builds import beacon
 from refimpl.status import Status
+from tests.wrong_builds import beacon
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = {

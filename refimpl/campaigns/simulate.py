@@ -17,22 +17,22 @@ The summary is written as text, JSON (schema: refimpl/schemas/output/simulate.sc
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
-from ..harness.executor import run_jobs
-from ..harness.processes import Terminated, acknowledge, check_stop
+from ..errors import KitError
 from ..games import GAMES
 from ..games.ludo.engine import LEVELS, Ludo, Turn
 from ..games.streams import splitmix64
-from ..errors import KitError
+from ..harness.executor import run_jobs
+from ..harness.processes import Terminated, acknowledge, check_stop
 
 
 class Interrupted(Exception):
     """Ctrl-C or SIGTERM during a run: ``summary`` holds the games finished before it (see Summary.interrupted),
     ``signal`` is SIGINT or SIGTERM."""
 
-    def __init__(self, summary: "Summary", signal: str) -> None:
+    def __init__(self, summary: Summary, signal: str) -> None:
         super().__init__(f"interrupted by {signal} after {summary.games} games")
         self.summary, self.signal = summary, signal
 

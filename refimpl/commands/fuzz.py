@@ -12,8 +12,8 @@ from ..harness.driver import BuildBroke, DriverError
 from ..harness.executor import ExecutorError
 from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
-from .options import cluster_option, fail, load_profiles, profile_option, reference_command
 from ..status import Status
+from .options import cluster_option, fail, load_profiles, profile_option, reference_command
 
 
 @click.command("fuzz")

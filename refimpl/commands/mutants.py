@@ -45,8 +45,19 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     Exit 0 when every game reaches --min-score, 1 when one does not, 2 bad usage or a stale
     equivalents file.
     """
-    from ..campaigns.mutants import (MutantsError, equivalence, game_of, load_equivalents, population, run_campaign,
-                                    sample, score, score_json, score_text, stale_judgements)
+    from ..campaigns.mutants import (
+        MutantsError,
+        equivalence,
+        game_of,
+        load_equivalents,
+        population,
+        run_campaign,
+        sample,
+        score,
+        score_json,
+        score_text,
+        stale_judgements,
+    )
 
     everything = population()
     known = sorted({game_of(s.file) for s in everything})

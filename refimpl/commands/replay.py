@@ -12,10 +12,11 @@ from ..harness.driver import DriverError, ReferenceDriver
 from ..harness.replay import replay as replay_trace
 from ..harness.trace import TraceError
 from ..harness.tracefile import load_traces
-from ..reports import jsondoc, text as textreport
+from ..reports import jsondoc
+from ..reports import text as textreport
 from ..reports.terminal import echo_text
-from .options import fail
 from ..status import Status
+from .options import fail
 
 
 @click.command("replay")

@@ -36,9 +36,16 @@ from .options import cluster_option, fail
 def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bool, fmt: str, plot: str | None,
                  quiet: bool, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
+    from ..campaigns.simulate import (
+        Interrupted,
+        SimulateError,
+        simulate,
+        summary_csv,
+        summary_json,
+        summary_svg,
+        summary_text,
+    )
     from ..util.files import write_file
-    from ..campaigns.simulate import (Interrupted, SimulateError, simulate, summary_csv, summary_json, summary_svg,
-                                     summary_text)
 
     if plot is not None and not plot.lower().endswith(".svg"):
         fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")

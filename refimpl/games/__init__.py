@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
-from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction,
-                   RuleViolation)
+from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, RuleViolation
 from .beacon_lines import BeaconLines
 from .black_fog import BlackFog
 from .conquest_king import ConquestKing

@@ -8,8 +8,9 @@ other chance events are ordinary actions chosen by the caller.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 _RULING = re.compile(r"-R\d+$")  # a ruling's ID (BL-R4), as against a rule's (BL-WIN-1)
 JSON = Any  # a JSON-compatible value: dict, list, str, int, bool or None

@@ -10,13 +10,13 @@ rules below, and the traces replay them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import Any, Mapping
+from typing import Any
 
-from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve,
-                   expect_mapping)
+from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="beacon-lines",
@@ -59,7 +59,7 @@ class Claim:
     targets: tuple[tuple[str, tuple[str, ...]], ...]
 
     @classmethod
-    def of(cls, **targets: str) -> "Claim":
+    def of(cls, **targets: str) -> Claim:
         return cls(tuple((f, (r,)) for f, r in targets.items()))
 
     def to_json(self) -> JSON:
@@ -86,7 +86,7 @@ class Board:
     min_lead: int
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], ruleset: str) -> "Board":
+    def from_data(cls, data: Mapping[str, Any], ruleset: str) -> Board:
         regions = tuple(r["id"] for r in data["regions"])
         neighbours: dict[str, set[str]] = {r: set() for r in regions}
         for a, b in data["edges"]:

@@ -10,12 +10,12 @@ the rules below, and the traces replay them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Mapping
+from typing import Any
 
-from .base import (JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve,
-                   expect_mapping)
+from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="lantern-quay",
@@ -91,7 +91,7 @@ class Tables:
     install_lenses: int
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> "Tables":
+    def from_data(cls, data: Mapping[str, Any]) -> Tables:
         forge = {int(face): (None if row is None else (int(row["brass"]), int(row["modules"])))
                  for face, row in data["forge"].items()}
         return cls(start=dict(data["start"]), rounds=int(data["rounds"]), lenses=int(data["lenses"]),

@@ -12,11 +12,12 @@ and the rules only the streams can show are not claimed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
-from .driver import CallsByBatch, Driver, Op, Outcome, request
 from ..games import GAMES, JSON, RuleViolation
+from .driver import CallsByBatch, Driver, Op, Outcome, request
 from .trace import Trace
 
 CAPABILITY = "explicit-chance"

@@ -9,11 +9,12 @@ build. So both answer every request the same way, refusals included.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Protocol, Union
+from typing import Any, Protocol, Union
 
-from ..games import GAMES, JSON, Game
 from ..errors import ExitCode, KitError
+from ..games import GAMES, JSON, Game
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ is run again on another, so no result is lost (Dask's scheduler reschedules it, 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import KitError
 

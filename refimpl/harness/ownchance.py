@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
-from .driver import BuildBroke, Driver, Refused, Rejected
 from ..games import GAMES, BadSetup, RuleViolation
+from .driver import BuildBroke, Driver, Refused, Rejected
 
 ALPHA = 1e-7  # each distribution test's false-alarm rate: three tests, under one in a million per run
 ROLLS = 1200  # Ludo throws judged: a die with one face twice as likely is caught in every run of 2,000 simulated
@@ -180,7 +181,7 @@ class Judge:
 
 
 def _as_written(driver: Driver, op: Any) -> Any:
-    batch = getattr(driver, "batch")
+    batch = driver.batch
     try:
         return next(iter(batch([op], as_written=True)))
     except TypeError:  # a driver that gives no chance of its own (the reference in this process)

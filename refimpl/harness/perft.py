@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .. import suite
-from .driver import Driver, Op, Refused, Rejected
 from ..games import GAMES, JSON
+from .driver import Driver, Op, Refused, Rejected
 
 NOTE = ("nodes[d]: action sequences of exactly d actions from the start, finished or not (chance outcomes and "
         "joint actions count as actions); results[d]: those of them that end the game, by result")
@@ -77,7 +77,7 @@ def perft(game: str, ruleset: str | None = None, depth: int = 2) -> Counts:
     """Count the reference's action sequences from the start to ``depth``."""
     engine = GAMES[game]
 
-    @lru_cache(maxsize=None)
+    @cache
     def walk(state: Any, left: int) -> Counts:  # memoised per position
         result = engine.outcome(state)
         if result is not None or left == 0:
@@ -155,7 +155,7 @@ def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergen
         legal = outcomes[-1]
         return result, (legal if isinstance(legal, list) else [])
 
-    @lru_cache(maxsize=None)
+    @cache
     def ref_counts(state: Any, left: int) -> Counts:
         result = engine.outcome(state)
         if result is not None or left == 0:

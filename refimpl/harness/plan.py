@@ -3,8 +3,8 @@ step's own request, then the views and legal lists the step asks about, or the o
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
 
 from ..games import GAMES
 from .driver import Driver, Op, Outcome, Refused, Rejected

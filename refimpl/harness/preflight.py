@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
 import jsonschema
 
-from .driver import ReferenceDriver, Refused
+from ..errors import KitError
 from ..games import GAMES
+from .driver import ReferenceDriver, Refused
 from .replay import StepResult, replay
 from .trace import Trace
-from ..errors import KitError
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class BadChecks(KitError):
         self.found = found
 
 
-@lru_cache(maxsize=None)
+@cache
 def view_validator(game: str) -> jsonschema.Draft202012Validator | None:
     """The published state-view schema of ``game`` (refimpl/schemas/views), or None."""
     try:

@@ -32,9 +32,10 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import psutil
 

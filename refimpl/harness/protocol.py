@@ -12,22 +12,22 @@ import json
 import os
 import re
 import selectors
-import signal
 import subprocess
 import time
 from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 import jsonschema
 
+from .. import PROTOCOL_VERSION
+from ..games import JSON
+from ..util import jsonio
+from . import processes
 from .chance import CAPABILITY, Rewriter
 from .driver import BadAnswer, BuildBroke, CallsByBatch, Op, Outcome, default_ruleset, outcome, request
-from ..games import JSON
 
-from .. import PROTOCOL_VERSION
-from . import processes
-from ..util import jsonio
 MAX_LINE = 1 << 20  # bytes in one response line
 SEND_CHUNK = 1 << 12  # bytes of pipelined requests written together
 WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import json
 from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
-from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
-from .chance import Rewriter, explicit_trace, is_explicit
-from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from ..games import JSON
+from ..status import Status
 from ..util import jsonio
+from .chance import Rewriter, explicit_trace, is_explicit
+from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
+from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
 from .plan import Probe, is_refusal, moves, plan_iter
 from .trace import Step, Trace
-from ..status import Status
+
 
 @dataclass(frozen=True)
 class FailureDetail:

@@ -7,10 +7,11 @@ flush. ``engines`` swaps in other engine objects (the deliberately wrong builds 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Mapping, TextIO
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TextIO
 
-from ..games import GAMES, Game, RuleViolation
 from .. import PROTOCOL_VERSION
+from ..games import GAMES, Game, RuleViolation
 from ..util import jsonio
 
 MAX_SEED = (1 << 53) - 1  # every JSON parser reads integers up to 2^53 - 1 exactly

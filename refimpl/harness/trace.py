@@ -5,9 +5,10 @@ problem, so the CLI can print it without a traceback. tracefile.py reads, checks
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, overload
+from typing import Any, overload
 
 from ..errors import KitError
 from ..games import JSON
@@ -76,7 +77,7 @@ class Trace:
     title: str
     rules: tuple[str, ...]
     source: str
-    steps: "Steps"
+    steps: Steps
     start: Mapping[str, JSON] | None = None
     description: str = ""
     lines: Any = field(default=None, repr=False, compare=False)  # where things are in the text (_Lines)
@@ -111,7 +112,7 @@ class Steps(Sequence[Step]):
         self._all: tuple[Step, ...] | None = tuple(make(i) for i in range(count)) if eager else None
 
     @classmethod
-    def of(cls, steps: Iterable[Step]) -> "Steps":
+    def of(cls, steps: Iterable[Step]) -> Steps:
         held = tuple(steps)
         return cls(len(held), held.__getitem__, True)
 
@@ -122,9 +123,9 @@ class Steps(Sequence[Step]):
     def __getitem__(self, index: int) -> Step: ...
 
     @overload
-    def __getitem__(self, index: slice) -> "Steps": ...
+    def __getitem__(self, index: slice) -> Steps: ...
 
-    def __getitem__(self, index: int | slice) -> "Step | Steps":
+    def __getitem__(self, index: int | slice) -> Step | Steps:
         if isinstance(index, slice):
             picked = range(self._count)[index]
             return Steps(len(picked), lambda i: self[picked[i]], False)
@@ -139,7 +140,7 @@ class Steps(Sequence[Step]):
             return iter(self._all)
         return (self._make(i) for i in range(self._count))
 
-    def map(self, change: Callable[[Step], Step]) -> "Steps":
+    def map(self, change: Callable[[Step], Step]) -> Steps:
         if self._all is not None:
             return Steps.of(change(step) for step in self._all)
         return Steps(self._count, lambda i: change(self._make(i)), False)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import jsonschema
 import yaml
@@ -268,7 +269,7 @@ def parse_trace(text: str, path: str = "<trace>", eager: int = EAGER_STEPS) -> T
                  description=data.get("description", ""), lines=lines)
 
 
-def _step(game: Any, raw: Any, i: int, lines: "_Lines", path: str) -> Step:
+def _step(game: Any, raw: Any, i: int, lines: _Lines, path: str) -> Step:
     """Step ``i`` from its raw mapping, checked against the schema and, for an action expected to succeed,
     against the game's action forms. Raises TraceError naming the line."""
     if not _plainly_valid(raw):

@@ -26,10 +26,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..util.files import OwnedFolder
 from ..games import GAMES
-from .model import Check, Report
 from ..status import Status
+from ..util.files import OwnedFolder
+from .model import Check, Report
 
 ALL = "all"
 KIT = "kit"

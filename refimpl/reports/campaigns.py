@@ -4,10 +4,11 @@ the power meter's own score table by the meter (mutants.score_text)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from .safetext import printable
 from ..status import Status
+from .safetext import printable
 
 
 def fuzz_text(result: Any, game: str) -> str:

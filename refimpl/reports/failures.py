@@ -4,9 +4,10 @@ owns it (read from the specs), and the ledger of the steps up to it."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .. import suite
 from ..games import GAMES

@@ -3,8 +3,8 @@ Actions): one per failure, broken check and unexpected pass, shown on the run an
 
 from __future__ import annotations
 
-from .model import Report
 from ..status import Status
+from .model import Report
 
 
 def _escape(text: str, prop: bool = False) -> str:

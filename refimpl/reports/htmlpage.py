@@ -15,23 +15,24 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Iterable
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
 
-from . import pictures
 from .. import suite
-from ..harness.compare import MISSING, every_whole_difference
 from ..games import GAMES
-from .model import KINDS, STATUSES, Check, Failure, FieldDiff, Report, VERDICTS
-from .safetext import printable
-from .text import show_value
-from .jsondoc import snake
+from ..harness.compare import MISSING, every_whole_difference
 from ..rulebook.rules import spec_rules
 from ..status import Status
+from . import pictures
+from .jsondoc import snake
+from .model import KINDS, STATUSES, VERDICTS, Check, Failure, FieldDiff, Report
+from .safetext import printable
+from .text import show_value
 
 LONG = 90  # characters of JSON shown inline; a longer value gets a block of its own, in full
 INNER = 60  # differences listed inside one differing field that holds a list or an object

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..harness.compare import MISSING
 from ..harness.replay import StepResult, TraceResult
+from ..status import Status
 from .failures import rule_words
 from .model import STATUSES, VERDICTS, Check, Failure, Report
 from .safetext import json_safe
-from ..status import Status
 
 
 def dumps(doc: Any) -> str:

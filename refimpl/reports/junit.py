@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..status import Status
 from .model import Report
 from .safetext import xml_safe
 from .text import failure_lines
-from ..status import Status
 
 
 def junit_xml(report: Report) -> str:

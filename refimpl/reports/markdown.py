@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..rulebook.rules import first_sentence
+from ..status import Status
 from .failures import rule_words
 from .model import STATUSES, VERDICTS, Report
 from .text import show_value
-from ..status import Status
 
 SUMMARY_FAILURES = 10  # failures named in a markdown summary
 

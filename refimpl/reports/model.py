@@ -5,8 +5,9 @@ trace."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .. import suite
 from ..errors import Exit
@@ -14,7 +15,6 @@ from ..games import GAMES
 from ..harness.driver import BuildBroke
 from ..rulebook.rules import spec_rules
 from ..status import Status
-
 
 # The statuses of a verify check, in the order the matrix and the summaries count them.
 STATUSES = (Status.PASSED, Status.FAILED, Status.NOT_RUN, Status.XFAIL, Status.XPASS, Status.BROKE)
@@ -56,7 +56,7 @@ class Failure:
     observer: str | None = None  # whose view differed
     # The differences found after this one, each judged from a resynchronised state: the build put in the
     # reference's position after the step before it (refimpl/verify/checks.py, ``resynchronise``).
-    later: tuple["Failure", ...] = ()
+    later: tuple[Failure, ...] = ()
 
     @property
     def where(self) -> str:

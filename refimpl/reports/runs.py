@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from ..util import yamlsafe
+from ..errors import KitError
 from ..harness.compare import MISSING
 from ..harness.driver import BuildBroke
-from ..errors import KitError
+from ..status import Status
+from ..util import yamlsafe
 from ..util.files import read_bytes
 from .model import STATUSES, VERDICTS, Check, Failure, FieldDiff, Report
-from ..status import Status
 
 _STATUS = {s.replace("-", "_"): s for s in STATUSES}
 LIMIT = 256 << 20  # bytes of a saved report the kit reads

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from . import pictures
+from ..errors import KitError
 from ..harness.compare import every_whole_difference
-from ..harness.driver import Driver, Refused, Rejected, ReferenceDriver, request
+from ..harness.driver import Driver, ReferenceDriver, Refused, Rejected, request
 from ..harness.plan import step_op
 from ..harness.trace import Trace
-from ..errors import KitError
+from . import pictures
 
 
 class ShowError(KitError):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any
 
 from rich.cells import cell_len
 
@@ -15,10 +16,10 @@ from ..errors import Exit
 from ..harness.compare import MISSING, flatten
 from ..harness.replay import StepResult, TraceResult
 from ..rulebook.rules import first_sentence
+from ..status import Status
 from .failures import rule_words
 from .model import KINDS, STATUSES, Failure, FieldDiff, Report
 from .safetext import printable
-from ..status import Status
 
 
 def _wrap(items: list[str], width: int) -> list[str]:

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import suite
+from ..errors import KitError
 from ..games import GAMES
 from .rules import RULE_WORD, rule_lines, spec_rules
-from ..errors import KitError
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the refimpl package
 

@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import jsonschema
 
-from ..util import yamlsafe
-from ..games import GAMES, BadSetup, Game, load_data
 from ..errors import KitError
+from ..games import GAMES, BadSetup, Game, load_data
+from ..util import yamlsafe
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 

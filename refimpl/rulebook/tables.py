@@ -11,9 +11,10 @@ import itertools
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from ..games import GAMES, BadSetup
 from ..reports.jsondoc import fraction

@@ -7,17 +7,18 @@ earlier kits still match. Background steps come first, tags of the feature apply
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 
-from ..rulebook.rules import RULE_ID
 from ..errors import KitError
+from ..rulebook.rules import RULE_ID
 
 KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
-from ..harness.compare import whole_difference
 from ..errors import KitError
+from ..harness.compare import whole_difference
 
 F = TypeVar("F", bound=Callable[..., Any])
 

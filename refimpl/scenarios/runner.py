@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from ..harness.driver import BuildBroke, Driver, ReferenceDriver
 from ..games import GAMES
+from ..harness.driver import BuildBroke, Driver, ReferenceDriver
 from ..harness.protocol import ProtocolDriver
+from ..status import Status
 from .gherkin import Scenario, Step
 from .registry import FIXTURES, Mismatch, NotRun, StepDef, UndefinedStep, find
-from ..status import Status
 
 
 @dataclass(frozen=True)

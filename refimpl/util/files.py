@@ -24,8 +24,8 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 MANIFEST = ".refimpl-files"
 MANIFEST_LIMIT = 1 << 20

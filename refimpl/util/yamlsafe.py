@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import errno
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import yaml
 import yaml_rs
@@ -262,7 +263,7 @@ def item_lines(text: str, key: str, count: int) -> list[int] | None:
     return lines if len(lines) == count else None
 
 
-def item_spans(text: str, key: str) -> tuple[int, int, "array[int]", "array[int]"] | None:
+def item_spans(text: str, key: str) -> tuple[int, int, array[int], array[int]] | None:
     """Where the block sequence under the top-level ``key`` lies, found by indentation alone: (the offset of
     the ``key:`` line, the offset just after the block, each item's first character offset, each item's
     1-based first line). None when that is not plain to see (no such key, flow style, an empty block), so the

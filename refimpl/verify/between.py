@@ -8,15 +8,15 @@ from typing import Any
 from ..games import GAMES
 from ..harness.compare import first_difference
 from ..harness.driver import BuildBroke, DriverError, ReferenceDriver, request
+from ..harness.plan import plan
 from ..harness.protocol import ProtocolDriver
 from ..harness.replay import outcome_difference
-from ..harness.plan import plan
 from ..harness.trace import Trace
 from ..reports.model import Check, Failure, FieldDiff
 from ..reports.safetext import bounded
+from ..status import Status
 from .checks import Run
 from .settings import VerifySettings
-from ..status import Status
 
 # Requests a fresh build gets before any start (specs/protocol.md, "Edge cases, settled"): each is no-game.
 BEFORE_START: tuple[tuple[str, Any], ...] = (

@@ -8,25 +8,26 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from ..games import GAMES, Game, RuleViolation
 from ..games.base import owners
 from ..harness.driver import BuildBroke, ReferenceDriver
+from ..harness.plan import step_op
 from ..harness.protocol import ProtocolDriver
 from ..harness.replay import TraceResult, replay_all
-from ..harness.plan import step_op
 from ..harness.trace import Steps, Trace
-from ..reports.model import Check, Failure, FieldDiff, Report
 from ..reports.failures import shown_path, trace_failure
+from ..reports.model import Check, Failure, FieldDiff, Report
 from ..reports.safetext import bounded
 from ..reports.transcript import exchanges
 from ..scenarios import Builds, Mismatch, NotRun, Outcome, Scenario, Selected, run_scenario
 from ..scenarios.runner import transcript_of
-from .settings import VerifySettings
 from ..status import Status
+from .settings import VerifySettings
 
 BREAK_STREAK = 3  # a build that breaks the same way on this many checks in a row is not started again
 Progress = Callable[[Check, int, int], None]  # (the check just done, checks done, checks known so far)

@@ -3,17 +3,17 @@ checks (a declared failure is xfail, a declared check that passes xpass), and a 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from .. import suite
 from ..games import GAMES
 from ..harness.trace import Trace
 from ..reports.model import Check, Report
 from ..scenarios import Scenario
+from ..status import Status
 from ..util import yamlsafe
 from .settings import VerifyError
-from ..status import Status
 
 RECORDED = "recorded by refimpl verify --write-expect-fail on"  # the reason --write-expect-fail gives
 

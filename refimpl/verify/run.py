@@ -13,8 +13,14 @@ from ..harness.trace import Trace
 from ..reports.model import Report
 from ..rulebook.profiles import Profile, by_game, using
 from ..scenarios import Scenario
-from .between import (declares_explicit_chance, run_before_start, run_own_chance, run_perft, run_twice,
-                      wants_before_start)
+from .between import (
+    declares_explicit_chance,
+    run_before_start,
+    run_own_chance,
+    run_perft,
+    run_twice,
+    wants_before_start,
+)
 from .checks import Progress, Run, run_scenarios, run_traces
 from .expectations import Expectation, apply_expectations, check_expectations, load_expect_fail
 from .selection import check_selection, every_scenario, every_trace, select_scenarios, select_traces, under_profiles

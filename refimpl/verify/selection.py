@@ -14,10 +14,10 @@ from ..harness.tracefile import load_traces
 from ..reports.model import Check
 from ..rulebook.profiles import Profile
 from ..scenarios import FeatureError, Scenario, UndefinedStep, bundled, check_steps
+from ..status import Status
 from .between import BEFORE_START_NAME, wants_before_start
 from .checks import Run
 from .settings import VerifyError, VerifySettings
-from ..status import Status
 
 
 def check_selection(settings: VerifySettings) -> None:

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..harness.driver import BuildBroke
 from ..harness.executor import run_jobs
 from ..reports.model import Check, Report
 from ..rulebook.profiles import by_game, using
-from .settings import VerifySettings
 from ..status import Status
+from .settings import VerifySettings
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2

@@ -10,7 +10,8 @@ and records whether verify and default fuzz catch it, how fast and with how shor
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from refimpl.games import GAMES, Game
 

@@ -6,8 +6,9 @@ and otherwise follows the reference. Its docstring says how that author reads it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from refimpl.games import JSON, BadSetup, IllegalAction, MalformedAction, load_data
 from refimpl.games.base import evolve

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from refimpl.games import IllegalAction, load_data
 from refimpl.games.base import BadSetup
-from refimpl.games.black_fog import BlackFog
-from refimpl.games.black_fog import hexes
+from refimpl.games.black_fog import BlackFog, hexes
 from refimpl.games.black_fog.engine import FREE_ACTIONS, MAIN_ACTIONS, Animal, Keeper, State
 
 

@@ -7,8 +7,9 @@ and otherwise follows the reference. Its docstring says how that author reads it
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from refimpl.games import JSON, IllegalAction, load_data
 from refimpl.games.base import evolve

@@ -4,8 +4,9 @@ plausibly might from the seed or the spec (specs/ludo.md, Rules)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from refimpl.games import JSON, MalformedAction, load_data, streams
 from refimpl.games.base import BadSetup, IllegalAction, evolve

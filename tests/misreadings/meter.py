@@ -22,8 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from refimpl.harness.executor import run_jobs  # noqa: E402
 from refimpl.campaigns.fuzz import FuzzSettings, fuzz  # noqa: E402
+from refimpl.harness.executor import run_jobs  # noqa: E402
 from tests.misreadings import MISREADINGS, game_of, rule_of  # noqa: E402
 
 FUZZ_BUDGET = 60.0  # seconds of search per misreading (the bound)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from refimpl.harness.driver import ReferenceDriver
 from refimpl.games import IllegalAction, load_data
 from refimpl.games.beacon_lines import BeaconLines, State
+from refimpl.harness.driver import ReferenceDriver
 
 
 class CrossroadsToNorthPass(BeaconLines):

@@ -13,9 +13,10 @@ from __future__ import annotations
 import gc
 import random
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
@@ -26,11 +27,11 @@ from ...harness.driver import BuildBroke
 from ...harness.processes import acknowledge, check_stop
 from ...harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ...rulebook.profiles import Profile, using
+from ...status import Status
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere
 from .judge import judge, judge_drawn
 from .shrink import Shrinker
-from ...status import Status
 
 # Hypothesis's shrinking stops after this many tries in a row that do not make the case smaller (a count, not
 # a time, so the same seed shrinks the same way); the passes in ``shrink.py`` take it from there.

@@ -9,11 +9,12 @@ the reference's answers written in.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
-from ...harness.driver import Op, Outcome, ReferenceDriver, outcome, request
 from ...games import GAMES, JSON, Game, RuleViolation
+from ...harness.driver import Op, Outcome, ReferenceDriver, outcome, request
 from ...harness.trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
@@ -68,7 +69,7 @@ class Case:
     def ops(self) -> list[Op]:
         return [("start", self.game, self.ruleset, self.seed, self.setup)] + [r.op(self.game) for r in self.steps]
 
-    def with_steps(self, steps: Sequence[Request], **changes: Any) -> "Case":
+    def with_steps(self, steps: Sequence[Request], **changes: Any) -> Case:
         return replace(self, steps=tuple(steps), **changes)
 
     def json(self) -> dict[str, JSON]:
@@ -77,7 +78,7 @@ class Case:
                 "origin": self.origin}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Case":
+    def from_json(cls, data: Mapping[str, Any]) -> Case:
         return cls(data["game"], data["ruleset"], data["seed"], data["setup"],
                    tuple(Request(k, b, legal) for k, b, legal in data["steps"]), data["legal_at_start"],
                    data.get("origin", "plain"))
@@ -146,7 +147,7 @@ class Mirror(ReferenceDriver):
         self._legal = (engine, state, legal)
         return legal
 
-    def options(self) -> "Options":
+    def options(self) -> Options:
         """What can be done at the mirror's position (see ``options``)."""
         engine, state = self.engine, self.state
         here = self._options

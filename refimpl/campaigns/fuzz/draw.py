@@ -8,8 +8,9 @@ every number shrinks toward 0, and 0 is always the plainest choice (a legal acti
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 

@@ -5,7 +5,8 @@ valid set-ups, so every game gets them without knowing its actions."""
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...games import JSON
 from .draw import Draw

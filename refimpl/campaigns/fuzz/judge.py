@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
+from ...games import GAMES, JSON
 from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, first_difference, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
-from ...games import GAMES, JSON
 from ...harness.plan import Probe, moves, plan_iter
 from ...harness.replay import _show_outcome, outcome_difference
 from ...harness.trace import Step, Trace

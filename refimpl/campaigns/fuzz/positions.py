@@ -10,8 +10,9 @@ set-up the game refuses is still used: as a start the build must refuse the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from ...games import GAMES, JSON, streams
 from .draw import Draw

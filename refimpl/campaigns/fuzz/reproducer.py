@@ -17,10 +17,11 @@ kept. The trace's description names the parts dropped.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ...harness.driver import Refused, Rejected
 from ...games import GAMES, JSON
+from ...harness.driver import Refused, Rejected
 from .cases import Case, setup_at, setup_lists
 from .judge import Divergence, Judged
 

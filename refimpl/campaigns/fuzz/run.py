@@ -6,9 +6,10 @@ path to check it shows the same mismatch."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...games import GAMES
 from ...harness.driver import BuildBroke, DriverError, ReferenceDriver
@@ -18,12 +19,13 @@ from ...harness.protocol import ProtocolDriver
 from ...harness.replay import replay_all
 from ...harness.tracefile import dump_trace, load_trace
 from ...rulebook.profiles import using
+from ...status import Status
 from ...util.files import write_file
 from .campaign import CampaignJob, CampaignResult, Finding, FuzzSettings, run_campaign
 from .cases import Case
 from .judge import Divergence, Judged, explain, judge
 from .reproducer import SetupPruner, reproducer, same_divergence
-from ...status import Status
+
 
 @dataclass
 class FuzzReport:

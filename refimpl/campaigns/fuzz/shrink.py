@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ...games import GAMES, Game, RuleViolation
 from .cases import Case, replay_mirror, setup_at, setup_lists

@@ -28,16 +28,17 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from ...util import yamlsafe
-from ...harness.executor import run_jobs
-from ...games import GAMES
-from .operators import Site, data_sites, mutate, python_sites
 from ...errors import KitError
+from ...games import GAMES
+from ...harness.executor import run_jobs
 from ...status import Status
+from ...util import yamlsafe
+from .operators import Site, data_sites, mutate, python_sites
 
 PACKAGE = Path(__file__).resolve().parents[2]  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"

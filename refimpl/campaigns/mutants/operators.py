@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 

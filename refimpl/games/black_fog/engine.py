@@ -16,7 +16,8 @@ geometry).
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve
 from . import animals, fog, hexes, keepers, start, views

@@ -7,7 +7,8 @@ of the codes table that applies (BF-FORM-2), leaving the state as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..base import IllegalAction, evolve
 from . import hexes

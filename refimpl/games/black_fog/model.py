@@ -5,8 +5,9 @@ Plain immutable data and the tables that say what an action looks like; no rule 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .hexes import Hex
 

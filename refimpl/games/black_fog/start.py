@@ -6,7 +6,8 @@ state; each returns a new state and never changes one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .. import streams
 from ..base import JSON, BadSetup, evolve

@@ -11,7 +11,6 @@ from .board import Board
 from .model import STEPS, Fight, Square, State, Unit, adjacent, direction, order
 
 
-
 class Battle(Board):
     def _mover(self, state: State, at: list[int], hidden: bool = False) -> Unit:
         if state.phase != "play":

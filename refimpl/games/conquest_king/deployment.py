@@ -4,7 +4,8 @@ completing in two steps; and the set-up positions scenarios start play from."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import BadSetup, IllegalAction, evolve
 from .board import Board

@@ -9,7 +9,8 @@ ruleset profile (data/conquest-king.yaml).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .deployment import Deployment

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..base import JSON
 
@@ -85,7 +86,7 @@ class Profile:
     gates: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> "Profile":
+    def from_data(cls, data: Mapping[str, Any]) -> Profile:
         m = data["map"]
         p = cls(sides=tuple(data["sides"]), first=list(data["sides"]).index(data["first"]), budget=int(data["budget"]),
                 deploy_columns=int(data["deploy_columns"]), width=int(m["width"]), height=int(m["height"]),

@@ -3,7 +3,8 @@ enemy's visible ones."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import JSON, IllegalAction
 from .battle import Battle

@@ -4,8 +4,9 @@ module, and the CPU levels never import the engine."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 YARD = -1  # a piece's step while it waits in its yard
 
@@ -39,7 +40,7 @@ class Board:
     behind: tuple[frozenset[int], ...]
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> "Board":
+    def from_data(cls, data: Mapping[str, Any]) -> Board:
         n, spacing = len(data["seats"]), int(data["start_spacing"])
         starts = tuple(k * spacing for k in range(n))
         track = int(data["track"])

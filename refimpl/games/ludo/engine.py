@@ -8,11 +8,12 @@ their own start square: -1 in the yard, 0-50 on the shared loop, 51-56 in the ho
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .. import streams
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from . import cpu
 from .board import YARD, Board, State, Turn
 
@@ -190,7 +191,7 @@ class Ludo(Game[State, Action]):
             raise MalformedAction("malformed-action", f"not a well-formed {kind} action: {data!r}")
         raise MalformedAction("unknown-action", f"Ludo actions are roll, move and cpu; got {kind!r}")
 
-    def movable(self, pos: "State | Turn") -> list[int]:
+    def movable(self, pos: State | Turn) -> list[int]:
         """The pieces of the seat to play that the rolled face can move: exactly the pieces a UI may let
         the player tap, each piece of a stack and each yard piece on its own (LD-MOVE-4, ruling LD-R15)."""
         if pos.phase != "move":
@@ -254,7 +255,7 @@ class Ludo(Game[State, Action]):
 
     # The rules proper work on a mutable Turn: ``apply`` copies a state into one and freezes the result;
     # a simulation keeps one Turn for a whole game (refimpl/campaigns/simulate.py). One rule text, two speeds.
-    def throw(self, t: "Turn", face: int | None) -> None:
+    def throw(self, t: Turn, face: int | None) -> None:
         """Throw the die (``face`` None: the next face of the seeded stream); then pass if nothing can move.
 
         Implements LD-ROLL-1, LD-DICE-1 (every throw, given or seeded, uses up the stream's next face; a refused
@@ -281,7 +282,7 @@ class Ludo(Game[State, Action]):
             else:  # automatic pass; a 6 still rolls again
                 self._end_throw(t, face == 6)
 
-    def move(self, t: "Turn", piece: int) -> None:
+    def move(self, t: Turn, piece: int) -> None:
         """Move ``piece`` of the seat to play by the rolled face; a piece the face cannot move is refused
         (LD-MOVE-4, LD-MOVE-2)."""
         if t.phase != "move":
@@ -292,7 +293,7 @@ class Ludo(Game[State, Action]):
             raise IllegalAction("piece-cannot-move", f"piece {piece} cannot move {t.roll}")
         self._play(t, piece)
 
-    def cpu_move(self, t: "Turn", level: str, pick: int | None = None) -> None:
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
         """Let CPU ``level`` choose the move (with the seeded decision stream, or the caller's ``pick``) and make
         it. Raises IllegalAction ``unknown-level``, or ``bad-pick`` for a pick out of the level's range."""
         if t.phase != "move":
@@ -303,7 +304,7 @@ class Ludo(Game[State, Action]):
         t.decisions += used
         self._play(t, piece)
 
-    def _not_moving(self, t: "Turn") -> IllegalAction:
+    def _not_moving(self, t: Turn) -> IllegalAction:
         """The refusal of a move outside phase move."""
         if t.phase == "over":
             return IllegalAction("game-over", "the game is over")
@@ -323,7 +324,7 @@ class Ludo(Game[State, Action]):
                 if there <= b.last_track_step and there in theirs:
                     theirs[:] = [YARD if p == there else p for p in theirs]
 
-    def _play(self, t: "Turn", piece: int) -> None:
+    def _play(self, t: Turn, piece: int) -> None:
         """Make the move; the game ends the moment a seat has every piece home (LD-END-1); only a 6 throws again,
         never a capture (LD-ROLL-2, LD-CAP-2)."""
         b = self.board
@@ -334,7 +335,7 @@ class Ludo(Game[State, Action]):
             return
         self._end_throw(t, t.roll == 6)
 
-    def _end_throw(self, t: "Turn", again: bool) -> None:
+    def _end_throw(self, t: Turn, again: bool) -> None:
         """The throw is over: the same seat rolls again (after a 6) or the next seat rolls, human, cpu1, cpu2,
         cpu3 (LD-SEAT-2, ruling LD-R2), the streak of sixes starting again (ruling LD-R4); or the cap, once the
         10,000th throw is played out, even after a 6 (LD-END-2, ruling LD-R10)."""

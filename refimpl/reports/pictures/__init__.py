@@ -11,7 +11,8 @@ them (``class="coord"``: squares, tiles, regions, slots).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..safetext import bounded, xml_safe
 from .svg import captions_apart, fallback, safely

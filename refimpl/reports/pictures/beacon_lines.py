@@ -4,8 +4,9 @@ position before a step, each region, score or counter the step changed is framed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from .lantern_quay import field_notes, short, tagged, whole
 from .svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, moved_tint, svg

@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Mapping
 from itertools import islice
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...games.black_fog.hexes import distance, ring
-from .boardparts import (Segment, as_int, changes, clean, differs, field_rows, field_text, notes, outline, path_attrs,
-                         show)
+from .boardparts import (
+    Segment,
+    as_int,
+    changes,
+    clean,
+    differs,
+    field_rows,
+    field_text,
+    notes,
+    outline,
+    path_attrs,
+    show,
+)
 from .svg import MARK, MOVE, arrow, coord, esc, ghost_ring, is_marked, moved_halo, svg
 
 Hex = tuple[int, int]

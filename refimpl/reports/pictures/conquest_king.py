@@ -4,8 +4,9 @@ view leaves out (CK-HIDE-1) shown as hidden."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import islice
-from typing import Any, Mapping
+from typing import Any
 
 from .boardparts import Segment, as_int, changes, clean, differs, field_rows, notes, outline, path_attrs, show
 from .svg import MARK, MOVE, arrow, coord, esc, is_marked, moved_halo, svg

@@ -4,8 +4,9 @@ step, each die, slot and counter the step changed is framed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from .svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, moved_tint, svg
 

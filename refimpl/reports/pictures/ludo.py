@@ -7,7 +7,8 @@ it stood."""
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .lantern_quay import die, field_notes, short, tagged, whole
 from .svg import MARK, arrow, caption, changed, coord, esc, ghost_ring, is_marked, moved_halo, moved_tint, svg

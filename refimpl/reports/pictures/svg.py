@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from html import escape
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 MARK = "#d62728"  # what differs is outlined in this colour, everywhere
 MOVE = "#00a3bf"  # what the step moved (a picture drawn with the position before it): this colour, everywhere

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import expect, regex, skip, then, when
-
 from ...harness.driver import Rejected
+from ..registry import expect, regex, skip, then, when
 from .play import Play, names, slug
 
 OTHER_PASS = {"red": ("blue", "south-pass"), "blue": ("red", "north-pass")}
