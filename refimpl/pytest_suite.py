@@ -30,8 +30,16 @@ from .reports.failures import trace_failure
 from .reports.model import Failure
 from .reports.text import failure_lines
 from .rulebook.rules import RULE_ID, feature_tags, spec_rules
-from .scenarios import Builds, NotRun, Outcome, Scenario, Selected, gherkin, run_scenario
-from .scenarios import steps as _steps  # noqa: F401 (registers the step definitions)
+from .scenarios import (
+    Builds,
+    NotRun,
+    Outcome,
+    Scenario,
+    Selected,
+    gherkin,
+    run_scenario,
+    steps as _steps,  # noqa: F401 (registers the step definitions)
+)
 from .status import Status
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run

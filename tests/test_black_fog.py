@@ -6,8 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.games.black_fog import hexes

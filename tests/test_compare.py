@@ -36,8 +36,7 @@ def test_project_keeps_only_what_was_expected() -> None:
 
 # --- the quick check agrees with the full comparison ----------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from refimpl.harness.compare import matches  # noqa: E402
 

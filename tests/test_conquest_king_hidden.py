@@ -10,8 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 
 from refimpl.games import GAMES, BadSetup, IllegalAction
 

@@ -22,8 +22,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import GAMES, BadSetup, Game, IllegalAction, MalformedAction, load_data
 from refimpl.games.beacon_lines import Claim

@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.games.ludo import cpu

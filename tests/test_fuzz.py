@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.campaigns.fuzz import FuzzSettings, fuzz
 from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case, options

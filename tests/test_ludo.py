@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 from refimpl.games import GAMES, BadSetup, IllegalAction

@@ -2,8 +2,7 @@
 
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import GAMES, load_data
 

@@ -7,8 +7,7 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.harness.protocol import response_is_valid

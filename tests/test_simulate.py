@@ -16,8 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from refimpl.campaigns.simulate import seat_levels, simulate, summary_csv, summary_json, summary_svg
 from refimpl.cli import main

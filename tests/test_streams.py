@@ -4,8 +4,7 @@ throws an output away (a path no seeded game in the kit reaches by chance: 4 out
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import streams
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from refimpl.harness.tracefile import _STEP_VALIDATOR, _plainly_valid, load_trace, parse_trace
 from refimpl.util import yamlsafe

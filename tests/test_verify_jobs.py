@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from refimpl.rulebook.profiles import load_profile
 from refimpl.status import Status

@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ..games import GAMES
-from ..reports import jsondoc
-from ..reports import text as textreport
+from ..reports import jsondoc, text as textreport
 from .options import fail
 
 

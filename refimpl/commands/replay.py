@@ -12,8 +12,7 @@ from ..harness.driver import DriverError, ReferenceDriver
 from ..harness.replay import replay as replay_trace
 from ..harness.trace import TraceError
 from ..harness.tracefile import load_traces
-from ..reports import jsondoc
-from ..reports import text as textreport
+from ..reports import jsondoc, text as textreport
 from ..reports.terminal import echo_text
 from ..status import Status
 from .options import fail

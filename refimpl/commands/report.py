@@ -7,8 +7,7 @@ import sys
 import click
 
 from ..errors import Exit
-from ..reports import jsondoc
-from ..reports import text as textreport
+from ..reports import jsondoc, text as textreport
 from ..reports.terminal import echo_text
 from .options import fail
 
@@ -22,8 +21,7 @@ def report_cmd(path: str, fmt: str, no_color: bool) -> None:
     """Render a saved verify report (verify --json FILE) again: as text, markdown, HTML, JSON or GitHub
     annotations. Exit: the saved run's own code (0 it conformed, 1 it did not, 3 the build broke), 2 a file
     that is no such report."""
-    from ..reports import github, markdown, runs
-    from ..reports import htmlpage as html_report
+    from ..reports import github, htmlpage as html_report, markdown, runs
 
     try:
         saved = runs.load_report(path)

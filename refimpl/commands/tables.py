@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ..games import BadSetup
-from ..reports import jsondoc
-from ..reports import text as textreport
+from ..reports import jsondoc, text as textreport
 from ..rulebook import tables
 from .options import fail
 

@@ -12,8 +12,7 @@ import click
 
 from ..errors import Exit
 from ..harness.trace import TraceError
-from ..reports import jsondoc
-from ..reports import text as textreport
+from ..reports import jsondoc, text as textreport
 from ..reports.model import Report
 from ..reports.safetext import printable
 from ..reports.terminal import echo_text
@@ -167,8 +166,7 @@ def write_reports(result: Report, junit_xml: str | None, json_path: str | None, 
     """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
     transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
     nothing from an earlier run looks current."""
-    from ..reports import badges, junit, transcript
-    from ..reports import htmlpage as html_report
+    from ..reports import badges, htmlpage as html_report, junit, transcript
 
     where: str | None = ""
     try:

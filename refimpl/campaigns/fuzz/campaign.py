@@ -18,8 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, find, settings, strategies as st
 from hypothesis.errors import HypothesisException
 
 from ...games import GAMES
