@@ -107,7 +107,8 @@ def main() -> None:
             print(f"  every report on vs off, this suite: {median['now + every report'] / median['now']:.2f}x")
         if anchor == "base":
             worst = max(per_unit["now"], per_unit["now + every report"]) / per_unit["base"]
-            print(f"  goal: within 1.10x of base per unit of work: {'met' if worst <= 1.10 else 'NOT met'} ({worst:.2f}x)")
+            met = "met" if worst <= 1.10 else "NOT met"
+            print(f"  goal: within 1.10x of base per unit of work: {met} ({worst:.2f}x)")
         else:
             print(f"  (no git worktree of {options.base}: compared with this kit's default run only)")
 

@@ -39,7 +39,8 @@ def sections(text: str, names: list[str]) -> str:
 
 def _view_words(schema: Any, out: set[str]) -> None:
     if isinstance(schema, dict):
-        out.update(v for v in ([schema["const"]] if "const" in schema else schema.get("enum", [])) if isinstance(v, str))
+        words = [schema["const"]] if "const" in schema else schema.get("enum", [])
+        out.update(v for v in words if isinstance(v, str))
         out.update(schema.get("properties", {}))
         for value in schema.values():
             _view_words(value, out)

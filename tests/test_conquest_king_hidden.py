@@ -276,7 +276,8 @@ def test_the_ambush_placed_between_two_units_leaves_no_gap() -> None:
                                                                      "sparkia-king"]
     assert [(u["id"], u["at"]) for u in CK.view(state)["units"] if u["hidden"]] == [("gaias-3", [12, 3])]
     state = act(act(state, {"type": "end-phase"}), {"type": "reveal", "at": [12, 3]})
-    assert ("gaias-3", "archers", [12, 3]) in [(u["id"], u["kind"], u["at"]) for u in CK.view(state, "sparkia")["units"]]
+    assert ("gaias-3", "archers", [12, 3]) in [(u["id"], u["kind"], u["at"])
+                                               for u in CK.view(state, "sparkia")["units"]]
 
 
 def test_the_referee_list_is_not_a_sides_list() -> None:

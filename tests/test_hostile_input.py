@@ -48,7 +48,8 @@ def trace(tmp_path: Path, name: str, body: str, game: str = "beacon-lines") -> P
 
 # --- bounded input ---------------------------------------------------------------------------------
 
-BOMB = "".join(f"{chr(97 + i)}: &{chr(97 + i)} [{', '.join([f'*{chr(96 + i)}'] * 9) if i else '1, 2, 3, 4, 5, 6, 7, 8, 9'}]\n"
+BOMB = "".join(f"{chr(97 + i)}: &{chr(97 + i)} "
+               f"[{', '.join([f'*{chr(96 + i)}'] * 9) if i else '1, 2, 3, 4, 5, 6, 7, 8, 9'}]\n"
                for i in range(9))
 
 
@@ -70,7 +71,8 @@ def test_an_alias_bomb_is_refused_quickly_in_little_memory(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("body, line, words", [
     ("steps:\n  - restart: true\n    note: a\n    note: b\n", 9, "the key 'note' appears twice"),
-    ("seed: 1\nsteps:\n  - restart: true\n" + "setup:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(70)) + "  " * 71 + "x: 1\n",
+    ("seed: 1\nsteps:\n  - restart: true\n" + "setup:\n"
+     + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(70)) + "  " * 71 + "x: 1\n",
      None, "nested more than 64 deep"),
     ("steps: [\n", 6, "malformed YAML"),
 ])
@@ -94,7 +96,8 @@ def test_an_oversized_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
 def test_encoding_errors_symlink_loops_and_many_bad_traces_are_named(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "latin1.yaml").write_bytes((HEADER.format(game="beacon-lines") + "steps:\n  - note: caf\xe9\n").encode("latin-1"))
+    latin1 = HEADER.format(game="beacon-lines") + "steps:\n  - note: caf\xe9\n"
+    (bad / "latin1.yaml").write_bytes(latin1.encode("latin-1"))
     trace(bad, "schema.yaml", "steps: []\n")
     os.symlink(tmp_path / "loop", tmp_path / "loop")
     proc = kit("replay", str(bad))

@@ -167,7 +167,8 @@ def _browser_or_skip() -> tuple[Any, str]:
         pytest.skip("the browser tests need Playwright: pip install -e '.[browser]' (.ci/run does)")
     chromium = _chromium()
     if chromium is None:
-        pytest.skip("no Chromium installed (apt-get install chromium; .ci/run does); set REFIMPL_CHROMIUM to use another")
+        pytest.skip("no Chromium installed (apt-get install chromium; .ci/run does); "
+                    "set REFIMPL_CHROMIUM to use another")
     return sync_playwright, chromium
 
 

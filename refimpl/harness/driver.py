@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 from ..errors import ExitCode, KitError
 from ..games import GAMES, JSON, Game
@@ -37,7 +37,7 @@ class Refused:
 # | ("view", observer) | ("legal", observer) | ("request", body): a request written out whole, as a trace may
 # send one to check the protocol itself. Its outcome: a view, a Rejected, a Refused, or a list of legal actions.
 Op = tuple[Any, ...]
-Outcome = Union[dict[str, JSON], Rejected, Refused, list[JSON]]
+Outcome = dict[str, JSON] | Rejected | Refused | list[JSON]
 
 
 class DriverError(KitError):

@@ -243,7 +243,8 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
     return [dice, picks]
 
 
-def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS, games: int = BLACK_FOG_GAMES) -> list[Verdict]:
+def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
+                    games: int = BLACK_FOG_GAMES) -> list[Verdict]:
     """Starts without a map, then each game played to its end (the players' actions drawn by the kit, every
     animal die and every fog left to the build): at least ``games`` games, and on until ``rolls`` dice."""
     from ..games.black_fog import hexes

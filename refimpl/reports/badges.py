@@ -104,8 +104,8 @@ def folder(path: str | Path) -> OwnedFolder:
 
 def write_badges(report: Report, path: str | Path) -> list[Path]:
     """Write ``<folder>/<game>.json`` per game, ``<folder>/all.json`` and ``<folder>/kit.json`` (and each as an
-    SVG beside it), creating the folder, and remove the badges an earlier run wrote there that this one does not; the paths. Raises
-    OSError, and refuses a folder holding a file of a badge's name that the kit did not write."""
+    SVG beside it), creating the folder, and remove the badges an earlier run wrote there that this one does not;
+    the paths. Raises OSError, and refuses a folder holding a file of a badge's name that the kit did not write."""
     files = []
     for name, doc in badges(report).items():
         files.append((f"{name}.json", (json.dumps(doc, ensure_ascii=True) + "\n").encode()))

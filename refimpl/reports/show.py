@@ -94,7 +94,8 @@ def render(trace: Trace, number: int, observer: str | None = None, build: Driver
     whose = f", {observer}'s view" if observer else ""
     body = [f"<h1>{escape(trace.title)}</h1>",
             f"<p><code>{escape(trace.path)}</code> [{escape(trace.game)} {escape(trace.ruleset)}]{escape(whose)}</p>",
-            f"<p>step {number}: <code>{escape(ref.action)}</code><br>sent: <code>{escape(json.dumps(ref.request))}</code></p>"]
+            f"<p>step {number}: <code>{escape(ref.action)}</code><br>"
+            f"sent: <code>{escape(json.dumps(ref.request))}</code></p>"]
     body += [f"<p>{escape(n)}</p>" for n in notes if n]
     body.append('<div style="display:flex;flex-wrap:wrap;gap:1em">')
     for title, view, marks in figures:

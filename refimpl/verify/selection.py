@@ -116,7 +116,8 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
         else:
             run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN,
                           f"not run: the reference under the profile {profile.name} does not pass it (it depends "
-                          f"on a value the profile changes): {outcome.detail.splitlines()[0] if outcome.detail else ''}"))
+                          f"on a value the profile changes): "
+                          f"{outcome.detail.splitlines()[0] if outcome.detail else ''}"))
     return kept, runnable
 
 

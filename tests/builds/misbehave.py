@@ -104,7 +104,7 @@ def misbehave(mode: str, response: dict) -> None:
     if mode == "no-ok":
         del response["ok"]
     if mode == "deep-json":
-        out('{"id": %d, "ok": true, "state": %s}\n' % (response["id"], "[" * 100_000 + "]" * 100_000))
+        out('{{"id": {:d}, "ok": true, "state": {}}}\n'.format(response["id"], "[" * 100_000 + "]" * 100_000))
         time.sleep(300)
     if mode == "close-stdout":
         sys.stdout.close()

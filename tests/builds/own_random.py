@@ -1,7 +1,8 @@
 """The reference as a web app with its own random source would be: it declares explicit-chance, and every
 seeded form it is sent (a throw without its face, a CPU choice without its pick, fog without its tiles, a
-Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random`` seeded from the operating system, not by
-the canonical streams. Against it, ``verify`` conforms only if the kit gives every chance outcome itself.
+Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random``
+seeded from the operating system, not by the canonical streams. Against it, ``verify`` conforms only if the kit
+gives every chance outcome itself.
 
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
                                                           not say so gets judged as: it fails)

@@ -408,7 +408,8 @@ class NoWinnerBelowTheThreshold(_Base):
         after = super()._finish_round(state)
         scores = self.scores(state)
         board = self.boards[state.ruleset]
-        if after.result not in (None, "draw") and state.round >= board.rounds and max(scores.values()) < board.min_score:
+        if (after.result not in (None, "draw") and state.round >= board.rounds
+                and max(scores.values()) < board.min_score):
             return evolve(after, result="draw")
         return after
 

@@ -108,7 +108,8 @@ class SetUpTaken(_Base):
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
                   setup: Mapping[str, JSON] | None = None) -> State:
         state = super().new_state(ruleset, seed, None)
-        given = {k: v for k, v in (setup or {}).items() if k in ("round", "brass", "modules", "lenses") and type(v) is int}
+        given = {k: v for k, v in (setup or {}).items()
+                 if k in ("round", "brass", "modules", "lenses") and type(v) is int}
         return evolve(state, **given)
 
 
@@ -219,8 +220,8 @@ class HalfRoundedDown(_Base):
 
 
 class LowForgeStillGivesBrass(_Base):
-    """LQ-FORGE-1: reads §9 "低い出目は無駄になりますか？いいえ。1や2でも…真鍮1を得ます" as low faces never being wasted:
-    a Forge with 1–2 makes no module but yields 1 brass."""
+    """LQ-FORGE-1: reads §9 "低い出目は無駄になりますか？いいえ。1や2でも…真鍮1を得ます" as low faces never being
+    wasted: a Forge with 1–2 makes no module but yields 1 brass."""
 
     def _resolve(self, state: State, slot: str, face: int) -> State:
         if slot == "forge" and self.tables.forge[face] is None:
@@ -234,7 +235,8 @@ class ForgeAtTheLowerPrice(_Base):
 
     def __init__(self) -> None:
         data = load_data("lantern-quay")
-        forge = {f: (row if row is None or row["modules"] == 1 else {**row, "brass": 2}) for f, row in data["forge"].items()}
+        forge = {f: (row if row is None or row["modules"] == 1 else {**row, "brass": 2})
+                 for f, row in data["forge"].items()}
         super().__init__(_changed(data, forge=forge))
 
 
@@ -354,7 +356,8 @@ class FacesBeforeCount(_Base):
     `bad-face` whatever its count."""
 
     def apply(self, state: State, action: Any) -> State:
-        if isinstance(action, Roll) and state.phase == "roll" and any(not 1 <= d <= self.tables.faces for d in action.dice):
+        if (isinstance(action, Roll) and state.phase == "roll"
+                and any(not 1 <= d <= self.tables.faces for d in action.dice)):
             raise IllegalAction("bad-face", f"a d6 shows 1 to 6, got {list(action.dice)}")
         return super().apply(state, action)
 

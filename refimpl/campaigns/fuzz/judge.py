@@ -237,7 +237,8 @@ def explain(div: Divergence, game: str) -> list[str]:
         rows, named = [], set()
         for d in fields[:ROWS]:
             rules = info.rules_of(d.path)
-            rows.append((prefix + d.path, _short(d.expected), _short(d.actual), "" if rules in named else " ".join(rules)))
+            rows.append((prefix + d.path, _short(d.expected), _short(d.actual),
+                         "" if rules in named else " ".join(rules)))
             named.add(rules)
         lines += _table(("field", "expected (reference)", "actual (build)", "rules"), rows)
         if len(fields) > ROWS:

@@ -45,7 +45,8 @@ class FuzzReport:
         shrinking and confirming a finding."""
         search = sum(c.search_seconds for c in self.campaigns) or 1e-9
         total = sum(c.seconds for c in self.campaigns) or 1e-9
-        return {"cases_per_second": round(self.cases / search, 1), "requests_per_second": round(self.requests / search, 1),
+        return {"cases_per_second": round(self.cases / search, 1),
+                "requests_per_second": round(self.requests / search, 1),
                 "shrink_share": round(max(0.0, total - search) / total, 3)}
 
     @property
@@ -76,7 +77,8 @@ class FuzzReport:
             "kit": identity(),
             "profile": None if self.settings.profile is None else self.settings.profile.summary(),
             "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
-            "settings": {k: v for k, v in asdict(self.settings).items() if k != "profile"}, "cases": self.cases, "requests": self.requests,
+            "settings": {k: v for k, v in asdict(self.settings).items() if k != "profile"},
+            "cases": self.cases, "requests": self.requests,
             "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,
                            "seconds": c.seconds, "search_seconds": c.search_seconds, "timed_out": c.timed_out,
                            "finding": finding(c.finding, case=True)}

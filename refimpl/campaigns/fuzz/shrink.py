@@ -89,7 +89,7 @@ class Shrinker:
             except RuleViolation:
                 continue
             starts.append((k, Case(case.game, ruleset, seed, setup, case.steps[k:], True, "played")))
-        for k, start in reversed(starts):
+        for _k, start in reversed(starts):
             found = self._try(start, case)
             if found is not None:
                 return found

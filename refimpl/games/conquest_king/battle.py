@@ -53,7 +53,7 @@ class Battle(Board):
         closed.update(u.at for u in state.units if not u.hidden and u.side != unit.side)
         return closed
 
-    @functools.lru_cache(maxsize=16)
+    @functools.lru_cache(maxsize=16)  # noqa: B019 - engines live as long as the process; a few maps' terrains
     def _entries(self, terrain: tuple[str, ...]) -> dict[Square, tuple[tuple[Square, int], ...]]:
         """For every square of a map with ``terrain``, the neighbours a unit may enter and what entering each
         costs (mountains left out): the table every movement search of that map walks (CK-TERRAIN-1)."""

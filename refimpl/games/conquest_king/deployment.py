@@ -85,7 +85,7 @@ class Deployment(Board):
         taken = {u.at for u in state.units if not u.hidden}
         return [at for at in self._deploy_area(state.terrain, side) if at not in taken]
 
-    @functools.lru_cache(maxsize=16)
+    @functools.lru_cache(maxsize=16)  # noqa: B019 - engines live as long as the process; a few maps' terrains
     def _deploy_area(self, terrain: tuple[str, ...], side: str) -> tuple[tuple[int, int], ...]:
         """The passable squares within the deployment columns of ``side``'s castle, no castle among them, row
         by row: the same for every deployment on a map with ``terrain`` (CK-DEPLOY-1)."""

@@ -163,7 +163,8 @@ def _moves(units: list[Any], drawn: dict[int, tuple[float, float, float]], befor
             continue  # (what one side sees of a unit may say "hidden" where the whole state does not)
         over.append(moved_halo(ox - 1, oy - 1, s + 2, s + 2))
         sq = _square(prev.get("at")) if prev is not None else None
-        if prev is not None and sq is not None and sq != _square(u.get("at")) and 0 <= sq[0] < cols and 0 <= sq[1] < rows:
+        if (prev is not None and sq is not None and sq != _square(u.get("at"))
+                and 0 <= sq[0] < cols and 0 <= sq[1] < rows):
             px, py = LEFT + sq[0] * c, TOP + sq[1] * c
             under.append(f'<rect class="moved" x="{px + 3:.1f}" y="{py + 3:.1f}" width="{c - 6:.1f}" '
                          f'height="{c - 6:.1f}" rx="4" fill="none" stroke="{MOVE}" stroke-width="2.5" '
@@ -176,8 +177,8 @@ def _moves(units: list[Any], drawn: dict[int, tuple[float, float, float]], befor
             under.append(f'<g class="moved"><title>{esc(show(uid))} gone</title><rect x="{px + 3:.1f}" '
                          f'y="{py + 3:.1f}" width="{c - 6:.1f}" height="{c - 6:.1f}" rx="4" fill="none" '
                          f'stroke="{MOVE}" stroke-width="2.5" stroke-dasharray="5 3"/><path d="M{px + 8:.1f} '
-                         f'{py + 8:.1f} L{px + c - 8:.1f} {py + c - 8:.1f} M{px + c - 8:.1f} {py + 8:.1f} L{px + 8:.1f} '
-                         f'{py + c - 8:.1f}" stroke="{MOVE}" stroke-width="2.5"/></g>')
+                         f'{py + 8:.1f} L{px + c - 8:.1f} {py + c - 8:.1f} M{px + c - 8:.1f} {py + 8:.1f} '
+                         f'L{px + 8:.1f} {py + c - 8:.1f}" stroke="{MOVE}" stroke-width="2.5"/></g>')
     return "".join(under), "".join(over)
 
 
@@ -256,7 +257,8 @@ def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, An
     observer, phase = view.get("observer"), view.get("phase")
     seen_by_side = isinstance(observer, str) and observer in SIDE_COLOUR
     hidden_side = next((s for s in SIDE_COLOUR if seen_by_side and s != observer), None)
-    moved = lambda path, changed=changes(before, view): path != "observer" and changed(path)  # noqa: E731
+    # the default binds the comparison once, when the lambda is made
+    moved = lambda path, changed=changes(before, view): path != "observer" and changed(path)  # noqa: E731, B008
     head, head_bottom = field_rows([[(f"observer {show(observer)}", "observer"), (f"phase {show(phase)}", "phase"),
                            (f"turn {show(view.get('turn'))}", "turn"), (f"{show(view.get('side'))} to play", "side"),
                            (_result(view.get("result")), "result")]], 0, width, marks, moved)

@@ -97,7 +97,8 @@ def ck_both_complete(play: Play) -> None:
         _accepted(play)
 
 
-@when(regex(r"^the unit at (?P<src>\d+,\d+) moves to (?P<dst>\d+,\d+) facing (?P<facing>[nesw])(?P<attack> and attacks)?$"))
+@when(regex(r"^the unit at (?P<src>\d+,\d+) moves to (?P<dst>\d+,\d+) "
+            r"facing (?P<facing>[nesw])(?P<attack> and attacks)?$"))
 def ck_move(play: Play, src: str, dst: str, facing: str, attack: str | None) -> None:
     action: dict[str, Any] = {"type": "move", "from": square(src), "to": square(dst), "facing": facing}
     if attack:
