@@ -207,9 +207,11 @@ class LanternQuay(Game[State, Action]):
         if len(after.placed) < len(t.slots):  # the round ends only once all three slots resolved (LQ-END-1, LQ-R5)
             return after
         if self.timing[state.ruleset] == "locked":
-            placed = dict(after.placed)
+            # ignores: the name is reused for the faces by slot. Not renamed for the type checker: in the engines
+            # every expression is a mutant the power meter samples, by its text.
+            placed = dict(after.placed)  # type: ignore[assignment]
             for slot in t.slots:  # printed order, whatever order the dice were put down in (LQ-TIME-1)
-                after = self._resolve(after, slot, placed[slot])
+                after = self._resolve(after, slot, placed[slot])  # type: ignore[call-overload]
         return self._end_round(after)
 
     def _resolve(self, state: State, slot: str, face: int) -> State:

@@ -41,11 +41,12 @@ def feed_options(game: BlackFog, state: State) -> list[Hex | None]:
     animal = game._moving(state)
     if animal is None or animal.status != "wild":
         return []
-    near = sorted(f for f in state.feed if hexes.distance(f, animal.at) <= int(game.data["feed_range"]))
+    # ignore: a wild animal stands on a tile (at is None only once carried, saved or lost)
+    near = sorted(f for f in state.feed if hexes.distance(f, animal.at) <= int(game.data["feed_range"]))  # type: ignore[arg-type]
     if animal.at in state.feed:
         others = [f for f in near if f != animal.at]
         return [None] + others if others else [None]  # None: it stays on its feed
-    return near
+    return near  # type: ignore[return-value]  # the tiles are options too (a list's item type is invariant)
 
 
 def run_animals(game: BlackFog, state: State) -> State:
@@ -76,7 +77,8 @@ def walk(game: BlackFog, state: State, animal: Animal, target: Hex | None) -> St
     its next step. Implements BF-ANIMAL-2."""
     moved = animal
     if target is not None:
-        moved = game._land(state, animal, hexes.toward(animal.at, target))
+        # ignore: the moving animal is wild, and stands on a tile (at is None only once carried, saved or lost)
+        moved = game._land(state, animal, hexes.toward(animal.at, target))  # type: ignore[arg-type]
     return game._advance(game._set_animals(state, {animal.id: moved}), moved)
 
 

@@ -64,9 +64,10 @@ def whistle(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State
     onto fogged water)."""
     changed = {}
     for a in state.animals:
-        if a.status != "wild" or not 1 <= hexes.distance(a.at, keeper.at) <= int(game.data["whistle_range"]):
+        # ignores: a wild animal stands on a tile (at is None only once carried, saved or lost)
+        if a.status != "wild" or not 1 <= hexes.distance(a.at, keeper.at) <= int(game.data["whistle_range"]):  # type: ignore[arg-type]
             continue
-        step = hexes.toward(a.at, keeper.at)
+        step = hexes.toward(a.at, keeper.at)  # type: ignore[arg-type]
         if step in state.water and step != keeper.at:
             continue  # BF-WHISTLE-2, ruling BF-R4: water between the animal and the keeper: it stays
         if step == keeper.at and keeper.at in state.water:

@@ -59,7 +59,10 @@ class Battle(Board):
         costs (mountains left out): the table every movement search of that map walks (CK-TERRAIN-1)."""
         p = self.p
         cost = {(x, y): p.cost[p.letters[terrain[y][x]]] for y in range(p.height) for x in range(p.width)}
-        return {at: tuple((nxt, cost[nxt]) for nxt in ((at[0] + dx, at[1] + dy) for dx, dy in STEPS.values())
+        # ignore: cost[nxt] is an int where the filter lets it through, but mypy does not narrow an index. Not
+        # rewritten for the type checker: the engines' expressions are the mutants the power meter samples.
+        return {at: tuple((nxt, cost[nxt])  # type: ignore[misc]
+                          for nxt in ((at[0] + dx, at[1] + dy) for dx, dy in STEPS.values())
                           if nxt in cost and cost[nxt] is not None) for at in cost}
 
     def _move(self, state: State, a: dict) -> State:

@@ -24,8 +24,9 @@ class Board:
     def terrain_at(self, state: State, at: tuple[int, int]) -> str:
         return self.p.letters[state.terrain[at[1]][at[0]]]
 
-    def unit_at(self, state: State, at: tuple[int, int], hidden: bool = False) -> Unit | None:
-        """The unit on a square; a hidden ambush only when ``hidden`` (its square may also hold a friend)."""
+    def unit_at(self, state: State, at: tuple[int, ...], hidden: bool = False) -> Unit | None:
+        """The unit on a square; a hidden ambush only when ``hidden`` (its square may also hold a friend). ``at`` as
+        an action gives it: a tuple of another length is no square, and no unit stands on it."""
         return next((u for u in state.units if u.at == at and u.hidden == hidden), None)
 
     def unit(self, state: State, uid: str) -> Unit:

@@ -163,7 +163,9 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         return actions if state.phase == "play" and self.p.sides[state.side] == observer else []
 
     def _legal(self, state: State) -> list[dict]:
-        p, out = self.p, []
+        # A type comment rather than a new annotated statement: in the engines every statement is a mutant the power
+        # meter samples, and the population stays as it was.
+        p, out = self.p, []  # type: Profile, list[dict[str, Any]]
         if state.phase == "combat":
             return [{"type": "dice", "attacker": a, "defender": d} for a in range(1, 7) for d in range(1, 7)]
         if state.phase == "deploy":

@@ -4,9 +4,9 @@ enemy's visible ones."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from ..base import JSON, IllegalAction
+from ..base import JSON, GameInfo, IllegalAction
 from .battle import Battle
 from .model import OBSERVERS, State, public
 
@@ -22,6 +22,8 @@ def observer_of(observer: object) -> str:
 
 
 class Views(Battle):
+    info: ClassVar[GameInfo]  # the engine's (ConquestKing.info), as in Game
+
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
         """The referee sees everything. A side sees its own units, and of the enemy only units that are
         on the map and visible: nothing during deployment, never a hidden ambush (CK-HIDE-1, CK-AMB-2).
@@ -61,7 +63,7 @@ class Views(Battle):
 
     def describe(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
         """Which units moved, turned, appeared or were destroyed: "sparkia-1 [3, 2] -> [4, 2] facing e"."""
-        def units(view: Mapping[str, Any]) -> dict[str, Any]:
+        def units(view: Mapping[str, Any]) -> dict[Any, Any]:  # by id, whatever JSON value a build sent as one
             listed = view.get("units")
             return {u.get("id"): u for u in listed if isinstance(u, dict)} if isinstance(listed, list) else {}
         old, new = units(before), units(after)

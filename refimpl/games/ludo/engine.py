@@ -226,7 +226,7 @@ class Ludo(Game[State, Action]):
         out: list[Action] = []
         for level in LEVELS:
             out.append(Cpu(level))
-            among = len(cpu.candidates(self, state, level))  # type: ignore[arg-type]
+            among = len(cpu.candidates(self, state, level))
             out += [Cpu(level, pick) for pick in range(among)] if among > 1 else []
         return out
 
@@ -249,8 +249,8 @@ class Ludo(Game[State, Action]):
             self.throw(turn, action.face)
         elif type(action) is Cpu:
             self.cpu_move(turn, action.level, action.pick)
-        else:
-            self.move(turn, action.piece)
+        else:  # a Move: mypy narrows type(...) is only in the branch taken, so the union stays here
+            self.move(turn, action.piece)  # type: ignore[union-attr]
         return turn.freeze(state)
 
     # The rules proper work on a mutable Turn: ``apply`` copies a state into one and freezes the result;
