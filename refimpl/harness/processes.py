@@ -55,7 +55,7 @@ def new_tag() -> str:
 def _tagged_by(proc: psutil.Process, name: str, tag: str) -> bool:
     try:
         value = proc.environ().get(name)
-        return bool(value) and tag in value.split(":") and proc.status() != psutil.STATUS_ZOMBIE
+        return bool(value and tag in value.split(":") and proc.status() != psutil.STATUS_ZOMBIE)
     except (psutil.Error, OSError):  # gone, a zombie, or another user's: not ours to end
         return False
 
@@ -346,7 +346,7 @@ def scope() -> Iterator[str]:
     tag = new_tag()
     before = os.environ.get(RUN_TAGS)
     os.environ[RUN_TAGS] = f"{before}:{tag}" if before else tag
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     try:
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous[signum] = signal.signal(signum, _on_signal)

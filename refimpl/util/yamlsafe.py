@@ -158,7 +158,7 @@ def _too_deep(data: Any, below: int = 0) -> bool:
 def _problem(text: str) -> tuple[int, str] | None:
     """The first line breaking a limit or the YAML itself, from PyYAML's event stream (which stops there):
     nesting too deep, aliases replaying too much, a duplicate key, or a syntax error."""
-    anchors: dict[str, int] = {}  # anchor -> events its node stands for, aliases expanded
+    anchors: dict[str | None, int] = {}  # anchor -> events its node stands for, aliases expanded
     open_anchors: list[tuple[str, int, int]] = []  # (anchor, depth at start, expanded events before)
     frames: list[list[Any]] = []  # [is_mapping, keys seen, expecting a key]
     expanded = replayed = 0

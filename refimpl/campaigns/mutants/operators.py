@@ -97,9 +97,10 @@ def _children(node: ast.AST) -> Iterator[tuple[tuple[Any, ...], ast.AST]]:
 
 
 def _is_docstring(parent: ast.AST, node: ast.AST) -> bool:
-    body = getattr(parent, "body", None)
-    return (isinstance(parent, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-            and bool(body) and body[0] is node and isinstance(node, ast.Expr)
+    if not isinstance(parent, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = parent.body
+    return (bool(body) and body[0] is node and isinstance(node, ast.Expr)
             and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
 
 
@@ -170,17 +171,17 @@ class _Finder:
         elif isinstance(node, (ast.BinOp, ast.AugAssign)):
             swap = _ARITH_SWAP.get(type(node.op))
             if swap is not None:
-                mutated = copy.deepcopy(node)
-                mutated.op = swap()
-                self.add(path, qualname, "arith", node, ("op",), show(node), show(mutated))
+                swapped = copy.deepcopy(node)
+                swapped.op = swap()
+                self.add(path, qualname, "arith", node, ("op",), show(node), show(swapped))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             if not (isinstance(node.operand, ast.Constant)):  # -1 is a constant: the constant operator has it
                 self.add(path, qualname, "arith", node, ("drop-minus",), show(node), show(node.operand))
         elif isinstance(node, ast.BoolOp):
             other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
-            mutated = copy.deepcopy(node)
-            mutated.op = other
-            self.add(path, qualname, "boolean", node, ("boolop",), show(node), show(mutated))
+            flipped = copy.deepcopy(node)
+            flipped.op = other
+            self.add(path, qualname, "boolean", node, ("boolop",), show(node), show(flipped))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             self.add(path, qualname, "boolean", node, ("drop-not",), show(node), show(node.operand))
         elif isinstance(node, ast.Constant):
@@ -244,21 +245,21 @@ def mutate_python(source: str, site: Site) -> str:
     if kind == "op" and isinstance(node, ast.Compare):
         node.ops[key[1]] = _COMPARE_SWAP[type(node.ops[key[1]])]()
     elif kind == "op":
-        node.op = _ARITH_SWAP[type(node.op)]()  # type: ignore[attr-defined]
+        node.op = _ARITH_SWAP[type(node.op)]()
     elif kind in ("drop-minus", "drop-not"):
-        put(node.operand)  # type: ignore[attr-defined]
+        put(node.operand)
     elif kind == "boolop":
-        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()  # type: ignore[attr-defined]
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
     elif kind == "bool":
-        node.value = not node.value  # type: ignore[attr-defined]
+        node.value = not node.value
     elif kind == "int":
-        node.value = node.value + key[1]  # type: ignore[attr-defined]
+        node.value = node.value + key[1]
     elif kind == "str":
-        node.value = _other_string(node.value)  # type: ignore[attr-defined]
+        node.value = _other_string(node.value)
     elif kind == "negate":
-        node.test = ast.UnaryOp(op=ast.Not(), operand=node.test)  # type: ignore[attr-defined]
+        node.test = ast.UnaryOp(op=ast.Not(), operand=node.test)
     elif kind == "call":
-        node.func = ast.Name(id=_CALL_SWAP[node.func.id], ctx=ast.Load())  # type: ignore[attr-defined]
+        node.func = ast.Name(id=_CALL_SWAP[node.func.id], ctx=ast.Load())
     elif kind == "delete":
         put(ast.Pass())
     else:

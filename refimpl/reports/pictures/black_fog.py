@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from itertools import islice
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...games.black_fog.hexes import distance, ring
 from .boardparts import (
@@ -63,7 +63,7 @@ class _Map:
         self.width = 2 * self.cx
         self.bottom = 2 * self.cy - TOP
 
-    def on(self, h: Hex | None) -> bool:
+    def on(self, h: Hex | None) -> TypeGuard[Hex]:
         """True when ``h`` is a tile this picture draws."""
         return h is not None and distance(h) <= self.radius
 
@@ -83,7 +83,7 @@ def _tiles(view: Mapping[str, Any]) -> dict[str, list[Any]]:
     """The map's tile lists (each cut to MAX_TILES); a list that is missing or not a list is empty."""
     m = view.get("map")
     m = m if isinstance(m, Mapping) else {}
-    return {name: (m.get(name) if isinstance(m.get(name), list) else [])[:MAX_TILES] for name in LAYERS}
+    return {name: (tiles if isinstance(tiles := m.get(name), list) else [])[:MAX_TILES] for name in LAYERS}
 
 
 def _layers(g: _Map, tiles: dict[str, list[Any]], marks: frozenset[str], lines: list[str]) -> str:
@@ -129,7 +129,7 @@ def _occupants(g: _Map, view: Mapping[str, Any], marks: frozenset[str], lines: l
                 continue
             h = _tile(piece.get("at"))
             if g.on(h):
-                found.setdefault(h, []).append((group, str(name), piece))  # type: ignore[arg-type]
+                found.setdefault(h, []).append((group, str(name), piece))
             else:
                 lines.append(f"{group}.{clean(str(name), 20)} not on the map: {show(piece.get('at'))}")
     out = []
@@ -171,7 +171,7 @@ def _pending(g: _Map, pending: Any, marks: frozenset[str]) -> tuple[str, Segment
     if not isinstance(pending, Mapping):
         return "", (f"pending: {'none' if pending is None else show(pending)}", "pending")
     out, needs = [], pending.get("needs")
-    options = pending.get("options") if isinstance(pending.get("options"), list) else []
+    options = listed if isinstance(listed := pending.get("options"), list) else []
     for i, h in enumerate(map(_tile, options[:12])):
         if h is not None and g.on(h):
             path = f"pending.options[{i}]"
@@ -218,9 +218,9 @@ def _moves(g: _Map, view: Mapping[str, Any], before: Mapping[str, Any] | None,
                 continue
             x, y, box = spots[path]
             over.append(moved_halo(x - box - 3, y - box - 3, 2 * box + 6, 2 * box + 6, box))
-            h = _tile(prev.get("at")) if isinstance(prev, Mapping) else None
-            if h is not None and g.on(h) and isinstance(piece, Mapping) and h != _tile(piece.get("at")):
-                ox, oy = g.centre(h)
+            at = _tile(prev.get("at")) if isinstance(prev, Mapping) else None
+            if at is not None and g.on(at) and isinstance(piece, Mapping) and at != _tile(piece.get("at")):
+                ox, oy = g.centre(at)
                 under.append(ghost_ring(ox, oy, g.size * .42))
                 over.append(arrow(ox, oy, x, y, box + 2))
     return "".join(under), "".join(over)
@@ -275,12 +275,12 @@ def draw(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str, An
     pieces = _occupants(g, view, marks, lines, spots)
     under, over = _moves(g, view, before, spots)
     board += [under, pieces, over, waiting, panel]
-    score = view.get("score") if isinstance(view.get("score"), Mapping) else {}
+    score = given if isinstance(given := view.get("score"), Mapping) else {}
     head, head_bottom = field_rows(
         [[(f"seed {show(view.get('seed'))}", "seed"), (f"round {show(view.get('round'))}", "round"),
           (f"phase {show(view.get('phase'))}", "phase"), (f"draws {show(view.get('draws'))}", "draws"), pending_text],
-         [("score:", None)] + [(f"{key.replace('_', ' ')} {show(score.get(key))}", f"score.{key}")
-                               for key in ("saved", "species_bonus", "lost_keepers", "lost_animals", "total")]],
+         [("score:", None), *((f"{key.replace('_', ' ')} {show(score.get(key))}", f"score.{key}")
+                              for key in ("saved", "species_bonus", "lost_keepers", "lost_animals", "total"))]],
         -4, width, marks, changes(before, view))
     for name in ("map", "keepers", "animals", "score"):
         if not isinstance(view.get(name), Mapping):
