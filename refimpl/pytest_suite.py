@@ -110,7 +110,7 @@ class _Source:
         if self.builds is not None:
             return Selected(self.builds.get(), self.games, self.rulesets)
         driver = self.factory()
-        driver.transcript = []  # type: ignore[attr-defined]
+        driver.transcript = []  # type: ignore[attr-defined]  # drivers record a transcript when given a list
         return Selected(driver, self.games, self.rulesets)
 
     def done(self, driver: Selected) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from ..errors import KitError
 from ..games import GAMES
@@ -92,7 +93,7 @@ def _play_many(args: tuple[list[int], tuple[str, ...], int, bool]) -> list[tuple
     """The games of one chunk: its seeds, the run's levels, the index of its first game, and whether the
     levels rotate."""
     seeds, levels, first, rotate = args
-    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
+    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]  # the registry's ludo is the Ludo engine
     return [play_game(engine, s, seat_levels(levels, first + i, rotate)) for i, s in enumerate(seeds)]
 
 
@@ -143,7 +144,7 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
     seat_levels); ``jobs`` local processes, or the Dask cluster at ``cluster``. The summary holds only
     counts, so it is the same whatever finishes first. Raises SimulateError, or ExecutorError for a cluster
     that cannot run the jobs."""
-    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]
+    engine: Ludo = GAMES["ludo"]  # type: ignore[assignment]  # the registry's ludo is the Ludo engine
     levels = tuple(levels)
     seats = engine.board.seats
     if len(levels) != len(seats):
@@ -176,9 +177,32 @@ def simulate(games: int, levels: Iterable[str], seed: int, jobs: int = 1,
     return summary
 
 
-def summary_rows(s: Summary) -> list[dict[str, object]]:
+class SeatRow(TypedDict):
+    seat: str
+    level: str | None  # None when the levels rotate
+    wins: int
+    win_rate: float
+    ci95: list[float]  # [low, high]
+
+
+class SeatCount(TypedDict):
+    seat: str
+    games: int
+    wins: int
+
+
+class LevelRow(TypedDict):
+    level: str
+    seats_taken: int
+    wins: int
+    win_rate: float
+    ci95: list[float]  # [low, high]
+    by_seat: list[SeatCount]
+
+
+def summary_rows(s: Summary) -> list[SeatRow]:
     """A row per seat: its level (None when the levels rotate), wins, win rate and 95% interval."""
-    rows = []
+    rows: list[SeatRow] = []
     for seat, level in zip(s.seats, s.levels):
         wins = s.wins.get(seat, 0)
         low, high = wilson(wins, s.games)
@@ -187,11 +211,11 @@ def summary_rows(s: Summary) -> list[dict[str, object]]:
     return rows
 
 
-def level_rows(s: Summary) -> list[dict[str, object]]:
+def level_rows(s: Summary) -> list[LevelRow]:
     """A row per level given (in the order first given): the seats it fills each game, the games it won
     whatever seat it sat in, that share of the games with its 95% interval, and per seat the games it sat
     there and won there."""
-    rows = []
+    rows: list[LevelRow] = []
     for level in dict.fromkeys(s.levels):
         wins = sum(n for (lvl, _), n in s.level_wins.items() if lvl == level)
         low, high = wilson(wins, s.games)
@@ -210,14 +234,14 @@ def summary_text(s: Summary) -> str:
     lines = head + [f"{s.games} games, seed {s.seed}, seats {given}", "",
              f"{'seat':6} {'level':7} {'wins':>7} {'win rate':>9}   95% CI"]
     for r in summary_rows(s):
-        low, high = r["ci95"]  # type: ignore[misc]
+        low, high = r["ci95"]
         lines.append(f"{r['seat']:6} {r['level'] or '(rot.)':7} {r['wins']:>7} {r['win_rate']:>9.1%}   "
                      f"{low:.1%} - {high:.1%}")
     if s.rotate:
         lines += ["", f"{'level':7} {'seats':>5} {'wins':>7} {'win rate':>9}   95% CI"]
-        for r in level_rows(s):
-            low, high = r["ci95"]  # type: ignore[misc]
-            lines.append(f"{r['level']:7} {r['seats_taken']:>5} {r['wins']:>7} {r['win_rate']:>9.1%}   "
+        for lr in level_rows(s):
+            low, high = lr["ci95"]
+            lines.append(f"{lr['level']:7} {lr['seats_taken']:>5} {lr['wins']:>7} {lr['win_rate']:>9.1%}   "
                          f"{low:.1%} - {high:.1%}")
     played = max(s.games, 1)
     lines += ["", f"capped (no result after 10,000 throws): {s.capped} ({s.capped / played:.2%})",
@@ -232,13 +256,12 @@ def summary_json(s: Summary) -> dict[str, object]:
     rotation, a seat's level is null and ``per_level`` gives each level's rows."""
     from ..reports.jsondoc import fraction
 
-    seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]  # type: ignore[arg-type]
+    seats = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in summary_rows(s)]
     out = {"games": s.games, "seed": s.seed, "levels": list(s.levels), "rotate": s.rotate, "seats": seats,
            "capped": s.capped, "average_throws": s.throws / s.games if s.games else None,
            "human_record": dict(s.record)}
     if s.rotate:
-        out["per_level"] = [{**r, "win_rate": fraction(r["wins"], s.games)}  # type: ignore[arg-type]
-                            for r in level_rows(s)]
+        out["per_level"] = [{**r, "win_rate": fraction(r["wins"], s.games)} for r in level_rows(s)]
     if s.interrupted is not None:
         out["interrupted"] = {"signal": s.interrupted[0], "asked": s.interrupted[1]}
     return out
@@ -259,10 +282,10 @@ def summary_csv(s: Summary) -> str:
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(CSV_COLUMNS)
     tail = [s.capped, repr(s.throws / s.games) if s.games else ""]
-    rows = [(r["seat"], r["level"] or "", r) for r in summary_rows(s)]
+    rows: list[tuple[str, str, SeatRow | LevelRow]] = [(r["seat"], r["level"] or "", r) for r in summary_rows(s)]
     rows += [("", r["level"], r) for r in level_rows(s)] if s.rotate else []
     for seat, level, r in rows:
-        low, high = r["ci95"]  # type: ignore[misc]
+        low, high = r["ci95"]
         out.writerow([seat, level, s.games, r["wins"], repr(r["win_rate"]), repr(low), repr(high), *tail])
     return buffer.getvalue()
 
@@ -282,13 +305,14 @@ def summary_svg(s: Summary) -> str:
     def attr(value: object) -> str:
         return quoteattr(xml_safe(str(value)))
 
-    marks = [("seat", str(r["seat"]), f"{r['seat']}" + (f" ({r['level']})" if r["level"] else ""), r)
-             for r in summary_rows(s)]
+    marks: list[tuple[str, str, str, SeatRow | LevelRow]] = [
+        ("seat", str(r["seat"]), f"{r['seat']}" + (f" ({r['level']})" if r["level"] else ""), r)
+        for r in summary_rows(s)]
     if s.rotate:
         marks += [("level", str(r["level"]), f"{r['level']}" + (f" x{r['seats_taken']}" if r["seats_taken"] != 1
                                                                   else "") + " (any seat)", r)
                   for r in level_rows(s)]
-    top = max([float(r["ci95"][1]) for *_, r in marks] + [1 / len(s.seats)])  # type: ignore[index]
+    top = max([float(r["ci95"][1]) for *_, r in marks] + [1 / len(s.seats)])
     scale = min(1.0, math.ceil(top * 10 + 1e-9) / 10)  # the axis ends at the next tenth above every whisker
     left, width, row, pad_top = 170, 420, 34, 64
     gap = 26 if s.rotate else 0
@@ -321,7 +345,7 @@ def summary_svg(s: Summary) -> str:
         y = pad_top + row * i + (gap if kind == "level" else 0)
         if kind == "level" and marks[i - 1][0] == "seat":
             out.append(f'<text x="8" y="{y - 8}" font-weight="bold">per level, whatever seat it sat in</text>')
-        rate, (low, high) = float(r["win_rate"]), r["ci95"]  # type: ignore[arg-type, misc]
+        rate, (low, high) = float(r["win_rate"]), r["ci95"]
         mid = y + row / 2
         figures = f"{rate:.1%} ({low:.1%} - {high:.1%})"
         out.append(f'<text x="{left - 10}" y="{mid + 4:.1f}" text-anchor="end">{text(label)}</text>')

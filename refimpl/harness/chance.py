@@ -12,7 +12,7 @@ and the rules only the streams can show are not claimed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -77,7 +77,7 @@ class ExplicitChance(CallsByBatch):
     def supports(self, game: str, ruleset: str | None) -> bool:
         return self.inner.supports(game, ruleset)
 
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         return self.inner.batch(self.rewriter.rewrite(op) for op in ops)
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ build. So both answer every request the same way, refusals included.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -86,13 +86,10 @@ class Driver(Protocol):
     def stats(self) -> dict[str, dict[str, int]]:
         """The records the build keeps over its session (protocol op ``stats``). Raises DriverError when the
         build refuses it."""
-        answer = self._one(("stats",))
-        if isinstance(answer, (Refused, Rejected)):
-            raise DriverError(answer.code, f"stats refused: {answer.message}")
-        return answer  # type: ignore[return-value]
+        ...
 
     def legal_actions(self, observer: str | None = None) -> list[JSON] | None: ...  # None: not listed
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]: ...  # outcomes in order; may pipeline
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]: ...  # outcomes in order; may pipeline
     def close(self) -> None: ...
 
 
@@ -163,7 +160,7 @@ def expect_state(outcome_: Outcome, what: str) -> dict[str, JSON] | Rejected:
     """A single call's view (or rejection). Raises DriverError when the build refused the request."""
     if isinstance(outcome_, Refused):
         raise DriverError(outcome_.code, f"{what} refused: {outcome_.message}")
-    return outcome_  # type: ignore[return-value]
+    return outcome_  # type: ignore[return-value]  # the caller asked for a view, which is a dict or a rejection
 
 
 class CallsByBatch:
@@ -177,7 +174,7 @@ class CallsByBatch:
     lists_legal = True
     transcript: list[dict[str, Any]] | None = None
 
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         raise NotImplementedError
 
     def _one(self, op: Op) -> Outcome:
@@ -186,15 +183,17 @@ class CallsByBatch:
     def start(self, game: str, ruleset: str | None = None, seed: Any = None,
               setup: Any = None) -> dict[str, JSON]:
         op = ("start", game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
-        return expect_state(self._one(op), f"start {game}")  # type: ignore[return-value]
+        return expect_state(self._one(op), f"start {game}")  # type: ignore[return-value]  # a start's answer is a view
 
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
         return expect_state(self._one(("apply", action)), "apply")
 
     def restart(self) -> dict[str, JSON]:
+        # ignore: a restart's answer is a view
         return expect_state(self._one(("restart",)), "restart")  # type: ignore[return-value]
 
     def view(self, observer: str | None = None) -> dict[str, JSON]:
+        # ignore: a state request's answer is a view
         return expect_state(self._one(("view", observer)), "state")  # type: ignore[return-value]
 
     def stats(self) -> dict[str, dict[str, int]]:
@@ -203,7 +202,7 @@ class CallsByBatch:
         answer = self._one(("stats",))
         if isinstance(answer, (Refused, Rejected)):
             raise DriverError(answer.code, f"stats refused: {answer.message}")
-        return answer  # type: ignore[return-value]
+        return answer  # type: ignore[return-value]  # refusals raised above, the rest is the op's own answer
 
     def legal_actions(self, observer: str | None = None) -> list[JSON] | None:
         if not self.lists_legal:
@@ -211,7 +210,7 @@ class CallsByBatch:
         answer = self._one(("legal", observer))
         if isinstance(answer, Refused):
             raise DriverError(answer.code, f"legal refused: {answer.message}")
-        return answer  # type: ignore[return-value]
+        return answer  # type: ignore[return-value]  # refusals raised above, the rest is the op's own answer
 
 
 class ReferenceDriver(CallsByBatch):
@@ -231,7 +230,7 @@ class ReferenceDriver(CallsByBatch):
         info = self.engines[game].info
         return (info.default_ruleset if ruleset is None else ruleset) in info.rulesets
 
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         for op in ops:
             body = request(op)
             answer = self.session.handle(body)

@@ -183,7 +183,8 @@ class Judge:
 def _as_written(driver: Driver, op: Any) -> Any:
     batch = driver.batch
     try:
-        return next(iter(batch([op], as_written=True)))
+        # ignore: Driver.batch has no as_written; the builds' driver (ProtocolDriver) has, the others raise TypeError
+        return next(iter(batch([op], as_written=True)))  # type: ignore[call-arg]
     except TypeError:  # a driver that gives no chance of its own (the reference in this process)
         return next(iter(batch([op])))
 
@@ -204,12 +205,14 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
     j = Judge(driver, "ludo", ruleset)
     dice = Verdict("ludo", "ludo/own dice", ("LD-ROLL-1",), Tally())
     picks = Verdict("ludo", "ludo/own CPU draws", ("LD-CPU-1", "LD-CPU-4"), Tally())
+    # ignore: both Verdicts are made with a Tally
     while dice.tally.draws < rolls and not dice.impossible and not picks.impossible:  # type: ignore[union-attr]
         answer, seed = j.start()
         j.state = j.engine.new_state(ruleset, seed, {})
         if not j._same(j._view(j.state), answer):
             dice.impossible = "its start is not the reference's start"
             break
+        # ignore: made with a Tally
         while j.engine.outcome(j.state) is None and dice.tally.draws < rolls:  # type: ignore[union-attr]
             if j.state.phase == "roll":
                 action = {"type": "roll"}
@@ -219,12 +222,12 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
                     dice.impossible, dice.request = f"a throw: no face 1-6 explains it; {_describe(answer)}", action
                     break
                 if fair:
-                    dice.tally.add(6, face)  # type: ignore[union-attr]
+                    dice.tally.add(6, face)  # type: ignore[union-attr]  # made with a Tally
                 dice.judged += 1
                 continue
             level = j.rng.choice(LEVELS)
             action = {"type": "cpu", "level": level}
-            among = cpu.candidates(j.engine, j.state, level)  # type: ignore[arg-type]
+            among = cpu.candidates(j.engine, j.state, level)  # type: ignore[arg-type]  # the Ludo engine
             answer = j.send(action)
             if len(among) > 1:
                 pick, fair = j.which(answer, [{"type": "cpu", "level": level, "pick": i}
@@ -235,7 +238,7 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
                     picks.request = action
                     break
                 if fair:
-                    picks.tally.add(len(among), pick)  # type: ignore[union-attr]
+                    picks.tally.add(len(among), pick)  # type: ignore[union-attr]  # made with a Tally
                 picks.judged += 1
             elif not j.follow(action, answer):
                 picks.impossible, picks.request = f"a {level} CPU move with one choice: {_describe(answer)}", action
@@ -254,6 +257,7 @@ def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
     dice = Verdict("black-fog", "black-fog/own dice", ("BF-ANIMAL-1",), Tally())
     fog = Verdict("black-fog", "black-fog/own fog", ("BF-FOG-1",))
     played = 0
+    # ignore: made with a Tally
     while played < games or (dice.tally.draws < rolls and played < 20 * games):  # type: ignore[union-attr]
         played += 1
         answer, seed = j.start()
@@ -261,14 +265,14 @@ def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
         if not isinstance(answer, dict):
             maps.impossible = f"it refused a start without a map: {_describe(answer)}"
             break
-        shown = answer.get("map") if isinstance(answer.get("map"), dict) else {}
+        shown = given if isinstance(given := answer.get("map"), dict) else {}
         setup = {"map": {"apple": shown.get("apple"), "water": shown.get("water")}}
         try:
             j.state = j.engine.new_state(ruleset, seed, setup)
         except BadSetup as exc:
             maps.impossible = f"its map is no map at all: {exc.message}"
             break
-        problem = j.engine.drawn_map_problem(j.state)  # type: ignore[attr-defined]
+        problem = j.engine.drawn_map_problem(j.state)  # type: ignore[attr-defined]  # the Black Fog engine
         if problem is not None:
             maps.impossible = f"its map breaks the rules of a drawn map: {problem}"
             break
@@ -279,7 +283,7 @@ def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
         for _step in range(2000):
             if j.engine.outcome(j.state) is not None:
                 break
-            need = j.engine.pending(j.state)  # type: ignore[attr-defined]
+            need = j.engine.pending(j.state)  # type: ignore[attr-defined]  # the Black Fog engine
             if need == "roll":
                 answer = j.send({"type": "roll"})
                 face, fair = j.which(answer, [{"type": "roll", "face": f} for f in range(1, 7)])
@@ -288,7 +292,7 @@ def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
                     dice.request = {"type": "roll"}
                     return [maps, dice, fog]
                 if fair:
-                    dice.tally.add(6, face)  # type: ignore[union-attr]
+                    dice.tally.add(6, face)  # type: ignore[union-attr]  # made with a Tally
                 dice.judged += 1
             elif need == "fog":
                 before = set(j._view(j.state)["map"]["fog"])

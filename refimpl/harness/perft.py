@@ -151,7 +151,7 @@ def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergen
         outcomes = list(driver.batch(ops))
         if any(isinstance(o, (Rejected, Refused)) for o in outcomes[:-1]):
             return None, []
-        result = engine.outcome_of_view(outcomes[-2])  # type: ignore[arg-type]
+        result = engine.outcome_of_view(outcomes[-2])  # type: ignore[arg-type]  # refusals returned above: a view
         legal = outcomes[-1]
         return result, (legal if isinstance(legal, list) else [])
 

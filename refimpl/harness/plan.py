@@ -101,5 +101,6 @@ def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     for probe, answer in plan_iter(trace, lists_legal, oracle, legal_at, rewrite):
         probes.append(probe)
         if oracle is not None:
+            assert answer is not None  # with an oracle, every probe has its answer (ask)
             answers.append(answer)
     return probes, answers

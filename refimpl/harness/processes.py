@@ -111,7 +111,7 @@ def _base() -> Path | None:
         _BASE = _cgroup_base()
         if _BASE is not None:
             _sweep(_BASE)
-    return _BASE  # type: ignore[return-value]
+    return _BASE  # type: ignore[return-value]  # no longer False once worked out
 
 
 def _sweep(base: Path) -> None:

@@ -15,7 +15,7 @@ import selectors
 import subprocess
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -111,7 +111,7 @@ class BuildProcess:
         self._in_closed = True
         self._watch_stdin()
         try:
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.stdin.close()  # type: ignore[union-attr]  # started with stdin=PIPE: never None
         except OSError:
             pass
 
@@ -443,7 +443,7 @@ class ProtocolDriver(CallsByBatch):
     def supports(self, game: str, ruleset: str | None) -> bool:
         return default_ruleset(game, ruleset) in self.games.get(game, [])
 
-    def batch(self, ops: Iterable[Op], as_written: bool = False) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op], as_written: bool = False) -> Generator[Outcome, None, None]:
         """Send every request first (when pipelining), then yield the outcomes in order.
 
         Closing the iterator early still reads the remaining answers, so the stream stays in step. To an

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any
@@ -153,7 +153,8 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
         return before, None if diff is None else Difference(f"unchanged-after-rejection.{diff.path}",
                                                             diff.expected, diff.actual)
     if probe.kind == "view":
-        expected = (step.views or {}).get(probe.observer) if step is not None else None
+        # ignore: a view probe always names its observer (plan_iter's looks); only legal's may be None
+        expected = (step.views or {}).get(probe.observer) if step is not None else None  # type: ignore[arg-type]
         if expected is None:
             return None, None
         diff = first_difference(expected, outcome) if not is_refusal(outcome) else \
@@ -262,7 +263,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
         """Record a step's result; True when it failed (the trace stops)."""
         if result is None:
             return False
-        if not result.ok:
+        if result.difference is not None:  # not ok
             step = result.step
             line = step.line_of(result.difference.path) if step is not None and not result.by_reference else \
                 (step.line if step is not None else None)
@@ -293,6 +294,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             if diff is None and oracle and (probe.kind != "unchanged" or trace.judged_by):
                 prefix = {"view": f"view[{probe.observer}].", "legal": f"legal[{probe.observer}]." if probe.observer
                           else "legal."}.get(probe.kind, "")
+                assert reference is not None  # the oracle answered every probe
                 diff = outcome_difference(reference, outcome, prefix)
                 by_reference = diff is not None
             detail = None
@@ -342,7 +344,7 @@ def replay(trace: Trace, driver: Driver, ruleset: str | None = None, oracle: Dri
 
 
 def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = None,
-               oracle: Driver | None = None) -> Iterator[TraceResult]:
+               oracle: Driver | None = None) -> Generator[TraceResult, None, None]:
     """Replay many traces with requests sent ahead of the answers (one batch, pipelined), yielding a result
     per trace. Each trace is planned as it is sent, so a trace of any length is replayed in bounded memory.
 
@@ -389,6 +391,7 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
                 outcome = next(outcomes)  # the answer to the oldest probe sent (the batch sends more meanwhile)
             except BuildBroke as exc:
                 due = sent[0][1] if sent and sent[0][0] == i else None
+                # ignore: the probe rides on the exception to its catcher
                 exc.probe = due[0] if due is not None else None  # type: ignore[attr-defined]
                 raise
             _, item = sent.popleft()
@@ -401,6 +404,7 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
             if skipped is not None:
                 yield skipped
                 continue
+            # ignore: mypy cannot type a lambda's default
             yield _check(trace, answered(i, outcomes), oracle is not None, lambda i=i: stopped.add(i))  # type: ignore[misc]
 
 

@@ -172,7 +172,7 @@ class Session:
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         """The response to one request (never raises)."""
         rid = req.get("id")
-        handler = self.OPS.get(req.get("op"))  # type: ignore[arg-type]
+        handler = self.OPS.get(req.get("op"))  # type: ignore[arg-type]  # any other op value finds no handler
         if handler is None:
             return _error(rid, "unknown-op", f"unknown op {req.get('op')!r}")
         try:

@@ -168,6 +168,7 @@ class _Raw:
         self._block_at = -1
 
     def __len__(self) -> int:
+        # ignore: spans is set whenever whole is None
         return len(self.whole) if self.whole is not None else len(self.spans[2])  # type: ignore[index]
 
     BLOCK = 256  # steps read together (one parser call): a long trace is read a block at a time
@@ -183,7 +184,7 @@ class _Raw:
     def _read(self, first: int) -> list[Any]:
         """Steps ``first`` to ``first + BLOCK`` from their text, read together; when they cannot be read apart
         from the rest of the document, the whole document decides (and is kept)."""
-        _, end, starts, _ = self.spans  # type: ignore[misc]
+        _, end, starts, _ = self.spans  # type: ignore[misc]  # read from the spans only while they are set
         last = min(first + self.BLOCK, len(starts))
         piece = self.text[starts[first]:starts[last] if last < len(starts) else end]
         try:
@@ -394,7 +395,7 @@ def _not_regular(path: Path) -> str:
 class _TraceDumper(yaml.SafeDumper):
     """Short lists of plain values on one line (``[-1, -1, 12, 4]``, ``[3, 2]``), the rest in block style."""
 
-    def represent_list(self, data: list[Any]) -> yaml.Node:
+    def represent_list(self, data: Iterable[Any]) -> yaml.SequenceNode:  # data: a list
         flat = all(not isinstance(x, (dict, list)) for x in data) and len(repr(data)) <= 60
         return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
 

@@ -1,8 +1,8 @@
 """A verify run as GitHub workflow annotations (``verify --format github``, and after the text report under GitHub
 Actions): one per failure, broken check and unexpected pass, shown on the run and on the file."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: it binds the name ``annotations``, this module's function, and
+# type checkers then see the import's feature object where callers use the function.
 from ..status import Status
 from .model import Report
 

@@ -391,9 +391,9 @@ class Game:
     name: str
     anchor: str
     open: bool  # a game with a failure, a broken check or an unexpected pass is shown unfolded
-    counts: dict[str, int]
-    rules: list[tuple[str, dict[str, int]]]
-    kinds: list[tuple[str, str, dict[str, int]]]  # (kind, how the matrix names it, counts)
+    counts: dict[Status, int]
+    rules: list[tuple[str, dict[Status, int]]]
+    kinds: list[tuple[str, str, dict[Status, int]]]  # (kind, how the matrix names it, counts)
 
 
 def _games(report: Report) -> list[Game]:

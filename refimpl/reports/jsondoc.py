@@ -104,6 +104,7 @@ def failure_json(failure: Failure | None) -> dict[str, Any] | None:
                     "expected_missing": f.expected is MISSING, "actual_missing": f.actual is MISSING,
                     "rule": f.rule, "owners": list(f.credited), "see_also": list(f.see_also),
                     "rule_text": (rule_words(f.rule) or ("",))[0] if f.rule else None,
+                    # ignore: not None where the condition below holds
                     "spec": (f"{rule_words(f.rule)[1]}:{rule_words(f.rule)[2]}"  # type: ignore[index]
                              if f.rule and rule_words(f.rule) else None),
                     "source": "reference" if f.by_reference else "trace"} for f in failure.fields],

@@ -122,9 +122,9 @@ class Report:
             return Exit.DOES_NOT_CONFORM
         return Exit.CONFORMS
 
-    def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
+    def matrix(self) -> dict[str, dict[str, dict[Status, int]]]:
         """game -> rule ID -> status -> count, every rule of the game's spec included."""
-        out: dict[str, dict[str, dict[str, int]]] = {}
+        out: dict[str, dict[str, dict[Status, int]]] = {}
         games = sorted({c.game for c in self.checks})
         for game in games:
             text = suite.spec_text(GAMES[game].info.spec) if game in GAMES else None

@@ -93,6 +93,7 @@ def diff(old: Report, new: Report) -> dict[str, list[Change]]:
     out: dict[str, list[Change]] = {"regressions": [], "fixes": [], "new": [], "gone": []}
     for key in sorted(set(before) | set(after)):
         b, a = before.get(key), after.get(key)
+        # ignore: a key comes from one run or the other
         change = Change(key[0], (a or b).game, key[1], b.status if b else None, a.status if a else None)  # type: ignore[union-attr]
         if b is None:
             out["new"].append(change)

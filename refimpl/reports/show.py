@@ -81,7 +81,8 @@ def render(trace: Trace, number: int, observer: str | None = None, build: Driver
         if observer not in players:
             raise ShowError(f"{trace.game} has no player {observer!r} (players: {', '.join(players)})")
     ref = position(trace, number, ReferenceDriver(), observer)
-    figures = [("before the step", ref.before, ()), ("after the step (reference)", ref.after, ())]
+    figures: list[tuple[str, Any, tuple[str, ...]]] = [("before the step", ref.before, ()),
+                                                       ("after the step (reference)", ref.after, ())]
     notes = [f"reference: {ref.refused}" if ref.refused else ""]
     if build is not None:
         if not build.supports(trace.game, trace.ruleset):
@@ -98,10 +99,10 @@ def render(trace: Trace, number: int, observer: str | None = None, build: Driver
             f"sent: <code>{escape(json.dumps(ref.request))}</code></p>"]
     body += [f"<p>{escape(n)}</p>" for n in notes if n]
     body.append('<div style="display:flex;flex-wrap:wrap;gap:1em">')
-    for title, view, marks in figures:
+    for title, view, marked in figures:
         if isinstance(view, dict):
             body.append(f"<figure><figcaption><b>{escape(title)}</b></figcaption>"
-                        f"{pictures.draw(trace.game, view, marks, title)}</figure>")
+                        f"{pictures.draw(trace.game, view, marked, title)}</figure>")
     body.append("</div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(trace.title)}: step {number}</title>"

@@ -107,7 +107,7 @@ def verify_text(report: Report) -> str:
         lines += [f"The build did not start: {exc}", f'sent:  {{"id":0,"op":"hello","protocol":{PROTOCOL_VERSION}}}',
                   *_stderr_lines(exc.stderr_tail), _verdict(report)]
         return printable("\n".join(lines) + "\n")
-    cols = ("passed", "failed", "not-run", "xfail", "xpass", "broke")
+    cols = STATUSES  # passed, failed, not-run, xfail, xpass, broke: their words head the columns
     for game, rules in report.matrix().items():
         lines += ["", f"{game}", "  " + "rule".ljust(14) + "".join(c.rjust(9) for c in cols)]
         for rule, counts in rules.items():

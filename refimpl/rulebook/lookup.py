@@ -212,6 +212,8 @@ def catalogue_entries(text: str) -> list[tuple[str, int, str]]:
     defined = {n.name: n for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
     out: list[tuple[str, int, str]] = []
     for node in tree.body:
+        target: ast.expr
+        table: ast.expr | None
         if isinstance(node, ast.AnnAssign):
             target, table = node.target, node.value
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:

@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from ..games import GAMES, BadSetup
+from ..games import GAMES, BadSetup, ConquestKing, LanternQuay, Ludo
 from ..reports.jsondoc import fraction
 
 
@@ -48,8 +48,21 @@ def _beacon_adjacency() -> Table:
     return Table(["region (id)", "kind", "adjacent to", "at start", "value v0", "value v1"], rows, records)
 
 
+# The registry holds each game's own engine under its name (a profile's engine too: the same class, other data).
+def _lantern() -> LanternQuay:
+    return cast(LanternQuay, GAMES["lantern-quay"])
+
+
+def _ludo() -> Ludo:
+    return cast(Ludo, GAMES["ludo"])
+
+
+def _conquest() -> ConquestKing:
+    return cast(ConquestKing, GAMES["conquest-king"])
+
+
 def _lantern_faces() -> Table:
-    t: Any = GAMES["lantern-quay"].tables
+    t: Any = _lantern().tables
     rows, records = [], []
     for face in range(1, t.faces + 1):
         forge = t.forge[face]
@@ -136,12 +149,12 @@ def _lantern_odds() -> Table:
 
 
 def _ludo_board() -> Table:
-    b: Any = GAMES["ludo"].board
+    b: Any = _ludo().board
     sits = ["bottom", "left", "opposite", "right"]
     first, last = b.last_track_step + 1, b.goal - 1
     rows, records = [], []
     for k, seat in enumerate(b.seats):
-        star = (b.starts[k] + GAMES["ludo"].data["star_offset"]) % b.track
+        star = (b.starts[k] + _ludo().data["star_offset"]) % b.track
         rows.append([f"`{seat}`", sits[k], str(b.starts[k]), str(star), f"{first}–{last}", str(b.goal)])
         records.append({"seat": seat, "sits": sits[k], "start_square": b.starts[k], "star_square": star,
                         "home_column": {"first_step": first, "last_step": last}, "goal_step": b.goal})
@@ -153,7 +166,7 @@ def _ludo_streams() -> Table:
     stream's state before its first output, that output, and the first draws taken one after another."""
     from ..games import streams
 
-    b: Any = GAMES["ludo"].board
+    b: Any = _ludo().board
     rows, records = [], []
     for seed in (0, 1):
         for stream, xor, sizes in (("dice", b.dice_xor, (6,)), ("decision", b.decisions_xor, (2, 3, 4))):
@@ -190,7 +203,7 @@ def _conquest_dice() -> Table:
 
 
 def _conquest_units() -> Table:
-    data: Any = GAMES["conquest-king"].data
+    data: Any = _conquest().data
     units = data["units"].items()
     return Table(["unit", "attack", "movement", "price"],
                  [[f"`{k}`", str(r["attack"]), str(r["move"]), "—" if r["price"] is None else f"{r['price']}G"]
@@ -200,7 +213,7 @@ def _conquest_units() -> Table:
 
 
 def _conquest_terrain() -> Table:
-    data: Any = GAMES["conquest-king"].data
+    data: Any = _conquest().data
     terrain = data["terrain"].items()
     return Table(["terrain", "letter", "movement cost", "attack modifier"],
                  [[name, f"`{t['letter']}`", "impassable" if t["cost"] is None else str(t["cost"]),
@@ -210,7 +223,7 @@ def _conquest_terrain() -> Table:
 
 
 def _conquest_map() -> Table:
-    data: Any = GAMES["conquest-king"].data
+    data: Any = _conquest().data
     rows = data["map"]["terrain"]
     return Table(["y", f"row: the letters of x = 0 to {data['map']['width'] - 1}, west to east"],
                  [[str(y), f"`{row}`"] for y, row in enumerate(rows)],
@@ -235,7 +248,7 @@ def _conquest_castles() -> Table:
 
 
 def _conquest_lobby() -> Table:
-    lobby: Any = GAMES["conquest-king"].data["lobby"]
+    lobby: Any = _conquest().data["lobby"]
     rt = lobby["realtime"]
     spec = [("a registered side has not completed deployment (phase `deploy`)", "after it registered", "both",
              lobby["deploy_limit"], "the game is deleted (`deleted`)"),

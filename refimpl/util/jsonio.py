@@ -24,7 +24,8 @@ from typing import Any
 try:
     import orjson
 except ImportError:  # pragma: no cover - orjson ships wheels for every mainstream platform
-    orjson = None
+    # ignore: the module's name holds None instead, and every use below tests for it
+    orjson = None  # type: ignore[assignment]
 
 # 19 digits in a row: an integer that may not fit in 64 bits, which orjson would read as a float. Found by
 # turning every digit into "D" (and any "D" into "x") and looking for 19 of them: 10x a regular expression.

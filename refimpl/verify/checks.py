@@ -147,10 +147,10 @@ def run_traces(command: str, traces: list[Trace], run: Run) -> None:
             if failed and reference is not None and not run.stop_reason():
                 resynchronise(failed, driver, reference, run)
         except BuildBroke as exc:
-            trace = remaining.pop(0) if remaining else None
-            if trace is not None:
+            unfinished = remaining.pop(0) if remaining else None
+            if unfinished is not None:
                 kept = tuple(exchanges(record, range(first_id, driver._next_id))) if record is not None else ()
-                run.add(_broke(trace, exc, kept), exc.cause)
+                run.add(_broke(unfinished, exc, kept), exc.cause)
             driver.process.close()
         finally:
             driver.close()

@@ -53,6 +53,7 @@ def load_expect_fail(path: str) -> list[Expectation]:
     if not isinstance(data, list):
         raise VerifyError(f"{path}:1: an expect-fail file is a YAML list of entries")
     try:
+        # ignore: the text composed: it loaded above
         lines = yamlsafe.line_map(yamlsafe.compose(text))  # type: ignore[arg-type]
     except Exception:  # the data loaded, so this does not happen; lines are a courtesy
         lines = {}

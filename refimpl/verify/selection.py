@@ -91,18 +91,18 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
     for trace in traces:
         profile = mine.get(trace.game)
         bad = check_trace(trace) if profile is not None else []
-        if not bad:
+        if profile is None or not bad:  # (no profile: nothing is bad)
             kept.append(trace)
         elif bad[0].kind in ("start", "observer") or not oracle:
             why = (f"the profile {profile.name} makes its start impossible ({bad[0].reason})" if bad[0].kind
                    in ("start", "observer") else f"it depends on a value the profile {profile.name} changes, and "
-                   f"--no-oracle leaves nothing to judge it by")  # type: ignore[union-attr]
+                   f"--no-oracle leaves nothing to judge it by")
             run.add(Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.NOT_RUN,
                           f"not run: {why}", trace.ruleset))
         else:
             kept.append(by_reference(trace, f"its written expectations depend on a value the profile "
                                             f"{profile.name} changes ({bad[0].reason}); every answer is judged "
-                                            f"by the reference under the profile"))  # type: ignore[union-attr]
+                                            f"by the reference under the profile"))
     runnable: list[Scenario] = []
     for scenario in scenarios:
         profile = mine.get(scenario.game)

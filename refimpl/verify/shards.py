@@ -156,12 +156,12 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
     token = secrets.token_hex(8)
     _SELECTED[token] = (selected, chosen)
     common = dict(token=token, settings=settings, command=command, deadline=run.deadline)
-    units = [Unit(kind="traces", indexes=idx, **common)  # type: ignore[arg-type]
+    units = [Unit(kind="traces", indexes=idx, **common)
              for idx in deal([len(t.steps) + TRACE_WEIGHT for t in selected], jobs)]
     if any(_between(settings).values()):
-        units.append(Unit(kind="between", **common))  # type: ignore[arg-type]
+        units.append(Unit(kind="between", **common))
     if settings.scenarios:
-        units += [Unit(kind="scenarios", indexes=idx, **common)  # type: ignore[arg-type]
+        units += [Unit(kind="scenarios", indexes=idx, **common)
                   for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs)]
     heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
     done: dict[int, Done] = {}
@@ -216,11 +216,11 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
             report.explicit_chance = report.explicit_chance or result.explicit_chance
         report.stopped = report.stopped or result.stopped
         if unit.kind == "traces":
-            for i, check in zip(unit.indexes, result.checks):
-                trace_checks[i] = check
+            for i, c in zip(unit.indexes, result.checks):
+                trace_checks[i] = c
         elif unit.kind == "scenarios":
-            for i, check in zip(unit.indexes, result.checks):
-                scenario_checks[i] = check
+            for i, c in zip(unit.indexes, result.checks):
+                scenario_checks[i] = c
         else:
             between = result.checks
     if report.broke_at_start is not None:

@@ -163,15 +163,16 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
     history: list[Case] = []  # the cases the running build process has been sent, oldest first
 
     def connect() -> ProtocolDriver:
-        if build[0] is None or not build[0].alive:
+        current = build[0]
+        if current is None or not current.alive:
             history.clear()
-            if build[0] is not None:
-                build[0].close()
+            if current is not None:
+                current.close()
             timeout = s.timeout
             if broke.get("cause", ("",))[0].startswith("hung"):
                 timeout = min(timeout, HANG_SHRINK_TIMEOUT)  # shrinking a hang: every case that hangs waits
-            build[0] = ProtocolDriver(job.command, timeout)
-        return build[0]
+            current = build[0] = ProtocolDriver(job.command, timeout)
+        return current
 
     def run(case: Case | CaseDraw) -> tuple[str | None, int]:
         """(what went wrong, the step it went wrong at) for one case, or for one being drawn (it is drawn as
@@ -183,6 +184,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 build[0] = None
             target = connect()
             if drawn is None:
+                assert isinstance(case, Case)  # not being drawn: a whole case
                 history.append(case)
                 judged = judge(case, target, "legal" in target.capabilities)
             else:
@@ -194,6 +196,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         except BuildBroke as exc:
             if drawn is not None:
                 case = drawn.case()  # drawn whole all the same
+            assert isinstance(case, Case)
             result.cases += 1
             broke.setdefault("cause", (f"{exc.cause}: {exc.message}", exc.stderr_tail))
             if build[0] is not None:
@@ -301,8 +304,8 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             build[0].close()
     if found:
         cause, stderr = broke.get("cause", ("", "")) if found["kind"] == Status.BROKE else ("", "")
-        cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
+        was_cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
         result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3), found["first_steps"],
-                                 round(time.monotonic() - started - found["at"], 3), cut, cause, stderr)
+                                 round(time.monotonic() - started - found["at"], 3), was_cut, cause, stderr)
     result.seconds = round(time.monotonic() - started, 3)
     return result

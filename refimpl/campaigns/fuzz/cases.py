@@ -9,7 +9,7 @@ the reference's answers written in.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,7 +161,7 @@ class Mirror(ReferenceDriver):
         self._options = (engine, state, found)
         return found
 
-    def batch(self, ops: Iterable[Op]) -> Iterator[Outcome]:
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         """As the reference answers ``ops``; the legal list of the position the mirror is in (asked without an
         observer) is the one it has worked out there, the list the session would answer with."""
         for op in ops:
@@ -245,10 +245,10 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
     """(seed, set-up, origin) of a case: the plain start, a position reached by up to ``depth`` random legal
     actions and given as a set-up (``played``), or a set-up drawn by the game's drawer (``drawn``)."""
     engine = GAMES[game]
-    seed = d.weighted([(None, 2), ("small", 4), ("large", 1), ("edge", 1)])
-    seed = {None: None, "small": lambda: d.below(1000), "large": lambda: d.below(1 << 53),
-            "edge": lambda: d.pick((0, (1 << 53) - 1))}[seed]
-    seed = seed() if callable(seed) else seed
+    kind = d.weighted([(None, 2), ("small", 4), ("large", 1), ("edge", 1)])
+    make = {None: None, "small": lambda: d.below(1000), "large": lambda: d.below(1 << 53),
+            "edge": lambda: d.pick((0, (1 << 53) - 1))}[kind]
+    seed = make() if callable(make) else make
     draw_setup = drawer(game)
     how = d.weighted([("plain", 4), ("played", 2), ("drawn", 3)])
     if how == "played" and type(engine).setup_of is not Game.setup_of:

@@ -121,6 +121,7 @@ def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Dri
         try:
             for probe, answer in plan_iter(trace, lists_legal, reference, legal_at):
                 probes.append(probe)
+                assert answer is not None  # the reference answers every probe (plan_iter with an oracle)
                 answers.append(answer)
                 yield probe.op
         except GeneratorExit:
@@ -140,6 +141,7 @@ def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Dri
             build.close()  # out of step, on requests that make no case: it is started afresh
             raise stopped[0] from None
         probe = probes[len(outcomes)] if len(outcomes) < len(probes) else probes[-1]
+        # ignore: the step rides on the exception to its catcher
         exc.step = 0 if probe.step is None else probe.step.number  # type: ignore[attr-defined]
         raise
     if stopped:
@@ -234,7 +236,8 @@ def explain(div: Divergence, game: str) -> list[str]:
         prefix = {"view": f"view[{div.probe.observer}].", "unchanged": "unchanged-after-rejection."}.get(
             div.probe.kind, "")
         fields = all_differences(expected, actual)
-        rows, named = [], set()
+        rows: list[tuple[str, ...]] = []
+        named = set()
         for d in fields[:ROWS]:
             rules = info.rules_of(d.path)
             rows.append((prefix + d.path, _short(d.expected), _short(d.actual),
@@ -244,9 +247,9 @@ def explain(div: Divergence, game: str) -> list[str]:
         if len(fields) > ROWS:
             lines.append(f"  ... and {len(fields) - ROWS} more fields differ")
         if isinstance(div.before, dict) and div.probe.kind == "step":
-            ours, theirs = engine.describe(div.before, expected), engine.describe(div.before, actual)
-            if ours is not None and theirs is not None and ours != theirs:
-                lines += [f"the reference: {ours}", f"the build:     {theirs}"]
+            said, told = engine.describe(div.before, expected), engine.describe(div.before, actual)
+            if said is not None and told is not None and said != told:
+                lines += [f"the reference: {said}", f"the build:     {told}"]
         return lines
     key = "legal" if isinstance(expected, list) else "rejected" if isinstance(expected, Rejected) or \
         isinstance(actual, Rejected) else "error" if isinstance(expected, Refused) or isinstance(actual, Refused) \

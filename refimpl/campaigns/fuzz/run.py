@@ -145,6 +145,7 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
                                                         None)
         found = [c for c in report.campaigns if c.finding is not None]
         if found:
+            # ignore: found holds campaigns with a finding
             best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]
             report.finding = best.finding
             _conclude(report, driver, command, Path(out))

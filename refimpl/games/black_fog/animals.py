@@ -120,7 +120,7 @@ def choose_feed(game: BlackFog, state: State, feed: Any) -> State:
     try:
         target = None if feed is None else game._tile(feed)
     except ValueError:
-        target = "not a tile"  # type: ignore[assignment]
+        target = "not a tile"  # type: ignore[assignment]  # never among the options: refused below
     if target not in options:
         raise IllegalAction("not-an-option", f"choose one of {[hexes.name(o) if o else None for o in options]}")
     animal = game._moving(state)

@@ -13,7 +13,7 @@ from .svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, move
 
 WIDTH, BOX_W, BOX_H = 680, 160, 100
 FACTIONS = ("red", "blue")
-INK = {"red": "#c0392b", "blue": "#2765b0"}
+INK: dict[Any, str] = {"red": "#c0392b", "blue": "#2765b0"}  # looked up by any value a view holds
 TINT = {"red": "#f6cdc8", "blue": "#c9daf3", None: "#ececec"}
 FIELDS = ("game", "ruleset", "round", "markers", "control", "scores", "result")
 MAX_TOKENS = 7  # markers drawn one by one up to this count, then "+n"
@@ -76,7 +76,7 @@ def _region(region: Mapping[str, Any], view: Mapping[str, Any], marks: frozenset
     x, y = cx - BOX_W / 2, cy - BOX_H / 2
     control = view.get("control")
     listed = isinstance(control, Mapping) and rid in control
-    owner = control[rid] if listed else None
+    owner = control[rid] if isinstance(control, Mapping) and listed else None
     known = listed and (owner is None or isinstance(owner, str) and owner in FACTIONS)
     if isinstance(control, Mapping) and not known:
         notes.append(f"control.{rid}: " + (f"{short(owner)} (not red, blue or null)" if listed else "missing"))
@@ -124,7 +124,7 @@ def _header(view: Mapping[str, Any], marks: frozenset[str], before: Mapping[str,
         return tint + (f'<text x="{x}" y="{y}" font-size="{size}" font-family="sans-serif" fill="{fill}" '
                 f'font-weight="{weight}"{tagged(path, marks)}>{esc(words)}</text>')
 
-    scores = view.get("scores") if isinstance(view.get("scores"), Mapping) else {}
+    scores = given if isinstance(given := view.get("scores"), Mapping) else {}
     result = view.get("result", "?")
     out = [text(12, 24, f"Beacon Lines  ruleset {short(view.get('ruleset', '?'), 6)}", "ruleset", 16),
            text(250, 24, f"round {short(view.get('round', '?'), 6)} of 3 (simultaneous claims)", "round"),

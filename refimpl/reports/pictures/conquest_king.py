@@ -31,7 +31,7 @@ def _profile() -> tuple[dict[str, tuple[int, int]], int]:
     try:
         from ...games import GAMES
 
-        p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
+        p = GAMES["conquest-king"].p  # type: ignore[attr-defined]  # the Conquest King engine's profile
         return dict(p.castles), int(p.deploy_columns)
     except Exception:  # the picture must not depend on the engine loading
         return {"sparkia": (0, 0), "gaias": (15, 7)}, 5
@@ -40,7 +40,7 @@ def _profile() -> tuple[dict[str, tuple[int, int]], int]:
 def _square(at: Any) -> tuple[int, int] | None:
     """``[x, y]`` as a square, or None when it is not two whole numbers."""
     xy = [as_int(v) for v in at] if isinstance(at, list) and len(at) == 2 else [None]
-    return None if None in xy else (xy[0], xy[1])  # type: ignore[return-value]
+    return None if None in xy else (xy[0], xy[1])  # type: ignore[return-value]  # no None left: ints
 
 
 def _grid(terrain: list[str], cols: int, rows: int, c: float, marks: frozenset[str]) -> str:
@@ -186,6 +186,7 @@ def _units(units: list[Any], cols: int, rows: int, c: float,
            marks: frozenset[str]) -> tuple[str, list[str], dict[str, tuple[float, float]], dict[int, Any]]:
     """The unit tokens, notes on units not drawn, where each unit id stands (for the combat lines) and each
     drawn unit's token box (for what the step moved)."""
+    # ignore: typed by the return annotation
     out, lines, on_cell, centre, boxes = [], [], {}, {}, {}  # type: ignore[var-annotated]
     for i, u in enumerate(units):
         sq = _square(u.get("at")) if isinstance(u, Mapping) else None
@@ -207,7 +208,7 @@ def _arrows(fight: Any, centre: Mapping[str, tuple[float, float]], marks: frozen
     """A line from each unit of the waiting fight to its target."""
     if not isinstance(fight, Mapping) or not isinstance(fight.get("attackers"), list):
         return ""
-    target = centre.get(fight.get("target")) if isinstance(fight.get("target"), str) else None
+    target = centre.get(named) if isinstance(named := fight.get("target"), str) else None
     colour = MARK if is_marked("combat", marks) else "#e07b00"
     lines = [f'<line x1="{centre[a][0]:.1f}" y1="{centre[a][1]:.1f}" x2="{target[0]:.1f}" y2="{target[1]:.1f}" '
              f'stroke="{colour}" stroke-width="4" stroke-opacity="0.8"/>'
@@ -222,6 +223,7 @@ def _texts(view: Mapping[str, Any], hidden_side: str | None) -> list[list[Segmen
     for side in SIDE_COLOUR:
         d = deployment.get(side) if isinstance(deployment, Mapping) else None
         if isinstance(d, Mapping):
+            # ignore: None finds no entry
             state = COMPLETE.get(as_int(d.get("complete")), show(d.get("complete")))  # type: ignore[arg-type]
             row.append((f"{side} {show(d.get('gold'))}G {state}", f"deployment.{side}"))
         elif side == hidden_side:

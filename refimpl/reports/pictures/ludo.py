@@ -99,9 +99,9 @@ def _board(turn: Any, marks: frozenset[str]) -> str:
     out.append(f'<text x="{_px((7, 7))[0]:.0f}" y="{_px((7, 7))[1] + 4:.0f}" font-size="10" text-anchor="middle" '
                f'font-family="sans-serif">goal</text>')
     for number in range(52):
-        seat, offset = divmod(number, 13)
+        quarter, offset = divmod(number, 13)
         x, y = _px(_square(number))
-        out.append(_rect(_square(number), LIGHT[SEATS[seat]] if offset == 0 else "#fff"))
+        out.append(_rect(_square(number), LIGHT[SEATS[quarter]] if offset == 0 else "#fff"))
         if offset == 8:
             out.append(_star(x, y, C * 0.38))
         out.append(coord(x - C / 2 + 2, y - C / 2 + 11, str(number), 11, "start", "#555"))

@@ -89,7 +89,7 @@ def _ludo_stats(play: Play) -> dict[str, int]:
     """The build's Ludo record (protocol ``stats``); not run for a build without the capability."""
     if "stats" not in getattr(play.driver, "capabilities", {"stats"}):
         skip("the build does not keep statistics (capability stats)")
-    record = play.driver.stats().get("ludo")  # type: ignore[attr-defined]
+    record = play.driver.stats().get("ludo")
     if not isinstance(record, dict):
         raise AssertionError(f"stats holds no Ludo record: {record!r}")
     return record
