@@ -14,6 +14,8 @@ from refimpl.games import JSON, BadSetup, IllegalAction, MalformedAction, load_d
 from refimpl.games.base import evolve
 from refimpl.games.beacon_lines import BeaconLines, Claim, State
 
+from .restart import RestartAware
+
 
 def _data(**changes: Any) -> dict[str, Any]:
     return {**load_data("beacon-lines"), **changes}
@@ -82,29 +84,8 @@ class _Claims(_Base):
         return self._finish_round(evolve(state, markers=tuple((r, counts[r]) for r in board.contested)))
 
 
-class _RestartAware(_Base):
-    """Tells a restart from a start: the protocol session restarts with the very set-up object it started
-    with (a start, even with equal fields, brings a new one). ``restarted`` makes the misread restart."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._setup: Any = None
-        self._last: State | None = None
-
-    def new_state(self, ruleset: str | None = None, seed: int | None = None,
-                  setup: Mapping[str, JSON] | None = None) -> State:
-        fresh = super().new_state(ruleset, seed, setup)
-        again = setup is not None and setup is self._setup and self._last is not None
-        self._setup = setup
-        self._last = self.restarted(self._last, fresh) if again and self._last is not None else fresh
-        return self._last
-
-    def restarted(self, last: State, fresh: State) -> State:
-        return fresh
-
-    def apply(self, state: State, action: Claim) -> State:
-        self._last = super().apply(state, action)
-        return self._last
+class _RestartAware(RestartAware, _Base):
+    """Tells a restart from a start (restart.RestartAware)."""
 
 
 # --- the map ------------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from refimpl.games import JSON, IllegalAction, load_data
 from refimpl.games.base import evolve
 from refimpl.games.lantern_quay import LanternQuay, Place, Roll, State
 
+from .restart import RestartAware
+
 
 @dataclass(frozen=True)
 class _State(State):
@@ -39,29 +41,8 @@ class _Base(LanternQuay):
         return _State(**super().new_state(ruleset, seed, setup).__dict__)
 
 
-class _RestartAware(_Base):
-    """Tells a restart from a start: the protocol session restarts with the very set-up object it started
-    with (a start, even with equal fields, brings a new one). ``restarted`` makes the misread restart."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._setup: Any = None
-        self._last: State | None = None
-
-    def new_state(self, ruleset: str | None = None, seed: int | None = None,
-                  setup: Mapping[str, JSON] | None = None) -> State:
-        fresh = super().new_state(ruleset, seed, setup)
-        again = setup is not None and setup is self._setup and self._last is not None
-        self._setup = setup
-        self._last = self.restarted(self._last, fresh) if again and self._last is not None else fresh
-        return self._last
-
-    def restarted(self, last: State, fresh: State) -> State:
-        return fresh
-
-    def apply(self, state: State, action: Any) -> State:
-        self._last = super().apply(state, action)
-        return self._last
+class _RestartAware(RestartAware, _Base):
+    """Tells a restart from a start (restart.RestartAware)."""
 
 
 class _Locked(_Base):
