@@ -364,8 +364,12 @@ def test_any_command_interrupted_exits_with_the_signal_code_and_no_traceback(sig
                                                                             tmp_path: Path) -> None:
     import time
 
+    import psutil
+
     proc = _start(["perft", "conquest-king", "--depth", "6"], tmp_path)
-    time.sleep(3)
+    started = time.monotonic()  # signalled once it is counting (its imports done), however loaded the machine
+    while psutil.Process(proc.pid).cpu_times().user < 2.0 and time.monotonic() - started < 30:
+        time.sleep(0.2)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err

@@ -60,8 +60,11 @@ def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, cluster: s
                 if nxt is not None:
                     pending[pool.submit(fn, nxt)] = nxt
     except BaseException:  # Ctrl-C, SIGTERM or a stop: end the workers now, not after their running jobs
-        for process in list(getattr(pool, "_processes", {}).values()):
+        workers = list(getattr(pool, "_processes", {}).values())
+        for process in workers:
             process.kill()
+        for process in workers:  # reaped before the caller goes on: nothing of the run is left running
+            process.join(timeout=5)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True, cancel_futures=True)
