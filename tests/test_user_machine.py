@@ -300,8 +300,12 @@ def test_a_build_that_exits_at_once_leaving_a_child_on_its_output_is_not_called_
 # --- signals ------------------------------------------------------------------------------------------------
 
 def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """The kit started as a user's shell starts it: Ctrl-C not ignored, whatever this test process (a pytest
+    worker may ignore SIGINT, and a child inherits an ignored signal) does with it."""
+    import signal
+
     return subprocess.Popen([PY, "-m", "refimpl", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize("sig, code, word", [(15, 143, "SIGTERM"), (2, 130, "SIGINT")])
@@ -371,6 +375,9 @@ def test_any_command_interrupted_exits_with_the_signal_code_and_no_traceback(sig
     while psutil.Process(proc.pid).cpu_times().user < 2.0 and time.monotonic() - started < 30:
         time.sleep(0.2)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()  # never left running (a depth-6 perft grows to gigabytes)
     assert proc.returncode == code, err
     assert "refimpl: interrupted" in err and "Traceback" not in err and "Aborted" not in err
