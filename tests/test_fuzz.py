@@ -4,6 +4,7 @@ fuzzer is made of (set-up drawers, bent inputs, ``setup_of``, the rules named pe
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -592,3 +593,20 @@ def test_conquest_king_step_focus_sends_attacks_facing_away_and_moves_of_the_hid
         with pytest.raises(RuleViolation) as refused:
             engine.apply(state, engine.parse_action(action))
         assert refused.value.code == code
+
+
+def test_conquest_king_step_focus_keeps_the_lobby_clock() -> None:
+    """In the lobby (a side to register, or the real-time field) the focus registers a side, completes a side's
+    deployment, lets half an hour pass or waits to the next deadline or a minute short of it; plain deployments on
+    the normal field, both sides registered, get none of it."""
+    engine = GAMES["conquest-king"]
+    lobby = engine.new_state("v1", None, {"registered": ["sparkia"], "field": "realtime"})
+    seen = {json.dumps(a, sort_keys=True) for a in _ck_focus(lobby, lambda a: True)}
+    due = engine.deadlines(lobby)[0][0]
+    assert {json.dumps(a, sort_keys=True) for a in ({"type": "register", "side": "gaias"},
+                                                    {"type": "complete", "side": "sparkia"},
+                                                    {"type": "wait", "minutes": 30},
+                                                    {"type": "wait", "minutes": due},
+                                                    {"type": "wait", "minutes": due - 1})} <= seen
+    plain = engine.new_state("v1")
+    assert not _ck_focus(plain, lambda a: a["type"] in ("register", "complete", "wait"))

@@ -57,8 +57,8 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
 def conquest_king(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     p = engine.p
     if d.one_in(4):  # the lobby: deployment with one side (or none) registered, on either field
-        setup: dict[str, JSON] = {"registered": [] if d.one_in(3) else [d.pick(p.sides)]}
-        if d.one_in(2):
+        setup: dict[str, JSON] = {"registered": [] if d.one_in(2) else [d.pick(p.sides)]}
+        if d.below(3):  # mostly the real-time field, whose lobby has the most deadlines
             setup["field"] = "realtime"
         if d.one_in(4):  # a position's turn or side without its units: refused (CK-START-1)
             for key in d.pick((("turn",), ("side",), ("turn", "side"))):
@@ -219,8 +219,10 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     (CK-FORM-2). In play, in a fight and after the end, a wait to the next lobby deadline or a minute short of it
     (the real-time phase limit, the archive)."""
     phase = state.phase
-    if phase == "deploy":
-        return _ck_spend(d, engine, state)
+    if phase == "deploy":  # plain deployments spend; the lobby's (a side to register, or real time) keep time
+        if state.field == "normal" and None not in state.registered:
+            return _ck_spend(d, engine, state)
+        return _ck_lobby(d, engine, state)
     x = d.below(2 if phase == "over" else 24)  # one draw a step: 0 (what shrinking gives) aims at nothing
     standing = close = False
     if phase != "over":
@@ -297,6 +299,25 @@ def _ck_close(p: Any, state: Any) -> tuple[bool, bool]:
                 close = close or far <= 1
             close = close or any(abs(x - ax) + abs(y - ay) <= 2 for ax, ay in lurking)
     return held == len(gates), close
+
+
+def _ck_lobby(d: Draw, engine: Any, state: Any) -> JSON | None:
+    """In the lobby, half the time: a side registering, or one completing its deployment (nothing placed), or
+    half an hour passing, or time up to the next deadline or a minute short of it; so sides register at different
+    minutes, one of them done deploying, as each deadline comes (CK-LOBBY-1, -3, -6, ruling CK-R11)."""
+    if not d.one_in(2):
+        return None
+    p = engine.p
+    options: list[JSON] = [{"type": "wait", "minutes": 30}]
+    for s, side in enumerate(p.sides):
+        if state.registered[s] is None:
+            options.append({"type": "register", "side": side})
+        elif state.complete[s] != 2:
+            options.append({"type": "complete", "side": side})
+    due = engine.deadlines(state)
+    if due:
+        options.append({"type": "wait", "minutes": max(0, due[0][0] - state.clock - d.below(2))})
+    return d.pick(options)
 
 
 def _ck_spend(d: Draw, engine: Any, state: Any) -> JSON | None:
