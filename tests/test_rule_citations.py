@@ -116,3 +116,12 @@ def test_an_unknown_rule_is_exit_2_naming_close_matches() -> None:
     with pytest.raises(rulebook.UnknownRule) as caught:
         rulebook.lookup("bl-wn-1")
     assert caught.value.close[0] == "BL-WIN-1"
+
+
+def test_every_id_cited_in_the_code_is_a_rule_some_spec_states() -> None:
+    """The other way round: a citation of an ID no spec states (a typo, a renumbered rule, a rule taken out) is
+    an error, as a missing one is."""
+    stated = rulebook.stated_rules()
+    unknown = {rule: [f"{c.file}:{c.line}" for c in places] for rule, places in rulebook.citations().items()
+               if rule not in stated}
+    assert not unknown, f"cited in the code but stated by no spec: {unknown}"
