@@ -228,12 +228,12 @@ def conquest_king_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> J
     if phase != "over":
         standing, close = _ck_close(engine.p, state)
     on_the_clock = phase == "combat" and state.field == "realtime"  # a fight the phase limit may cut short
-    if (x == 1) if phase == "over" else x == 23 or on_the_clock and (8 <= x < 13 or standing and 3 <= x < 8):
+    if (x == 1) if phase == "over" else x == 23 or on_the_clock and (8 <= x < 13 or standing and 3 <= x < 23):
         due = engine.deadlines(state)
         if not due:
             return None
-        when = due[d.below(min(2, len(due)))][0]
-        return {"type": "wait", "minutes": max(0, when - state.clock - d.below(2))}
+        when = due[d.below(min(2, len(due)))][0]  # (a victory standing: the phase limit itself, not a minute short)
+        return {"type": "wait", "minutes": max(0, when - state.clock - (0 if standing else d.below(2)))}
     if phase == "over" or x < (8 if len(state.fights) > 1 else 13 if close or phase == "combat" else 19):
         return None
     if phase == "combat":  # the throw that ties (CK-ATK-4, CK-AMB-4), the attacker's worst or its best
