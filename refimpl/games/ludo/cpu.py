@@ -69,17 +69,15 @@ def risk_216(game: Rules, pos: Position, piece: int) -> int:
     return assess(game, pos, piece, with_risk=True)[1]
 
 
+def score(game: Rules, pos: Position, piece: int, with_risk: bool) -> int:
+    """One move's score: its value, or with ``with_risk`` (hard) 216 x value - 216 x risk (ruling LD-R8)."""
+    value, risk = assess(game, pos, piece, with_risk)
+    return 216 * value - risk if with_risk else value
+
+
 def scores(game: Rules, pos: Position, level: str) -> dict[int, int]:
-    """Each legal move's score: normal, the move's value; hard, 216 x value - 216 x risk (ruling LD-R8)."""
-    score = {}
-    if level == "normal":
-        for p in game.movable(pos):
-            score[p] = assess(game, pos, p, False)[0]
-    else:
-        for p in game.movable(pos):
-            value, risk = assess(game, pos, p, True)
-            score[p] = 216 * value - risk
-    return score
+    """Each legal move's score for ``level`` (normal or hard)."""
+    return {p: score(game, pos, p, level != "normal") for p in game.movable(pos)}
 
 
 def candidates(game: Rules, pos: Position, level: str) -> list[int]:
@@ -92,11 +90,10 @@ def candidates(game: Rules, pos: Position, level: str) -> list[int]:
     with_risk = level != "normal"
     best, out = -1 << 30, []
     for p in pieces:
-        value, risk = assess(game, pos, p, with_risk)
-        score = 216 * value - risk if with_risk else value
-        if score > best:
-            best, out = score, [p]
-        elif score == best:
+        here = score(game, pos, p, with_risk)
+        if here > best:
+            best, out = here, [p]
+        elif here == best:
             out.append(p)
     return out
 
