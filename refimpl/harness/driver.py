@@ -217,6 +217,8 @@ class ReferenceDriver(CallsByBatch):
     """The reference in this process: ``refimpl serve``'s protocol session without the pipes.
     ``engines`` replaces registry entries (the deliberately wrong variants use it)."""
 
+    capabilities = frozenset({"legal", "stats"})  # as ``refimpl serve`` declares them
+
     def __init__(self, engines: Mapping[str, Game[Any, Any]] | None = None, name: str = "reference") -> None:
         from .serve import Session
 

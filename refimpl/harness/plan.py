@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..games import GAMES
 from .driver import Driver, Op, Outcome, Refused, Rejected
@@ -16,7 +17,7 @@ class Probe:
     """One request of a trace's plan: what it asks and what it is for."""
 
     op: Op
-    kind: str  # step (the step's own request, or the game's start) | view | legal | unchanged
+    kind: str  # step (the step's own request, or the game's start) | view | legal | unchanged | records
     step: Step | None  # the step it belongs to; None: the start of the game
     observer: str | None = None
 
@@ -35,8 +36,64 @@ def step_op(trace: Trace, step: Step) -> Op:
 
 def moves(probe: Probe) -> bool:
     """Whether a step's request may change the game (so its answer is the full view to compare a later
-    rejection with): every request but ``state`` and ``legal`` sent as written."""
-    return probe.op[0] != "request" or probe.op[1].get("op") not in ("state", "legal")
+    rejection with): every request but ``state``, ``legal`` and ``stats``."""
+    return probe.kind == "step" and probe.op[0] != "stats" and (
+        probe.op[0] != "request" or probe.op[1].get("op") not in ("state", "legal", "stats"))
+
+
+def is_stats(op: Op) -> bool:
+    """Whether ``op`` asks for the session's records (protocol op ``stats``)."""
+    return op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats")
+
+
+def keeps_records(driver: Any, game: str) -> bool:
+    """Whether a trace of ``game`` has records to ask ``driver`` about: the game keeps statistics (rule
+    LD-STAT-1) and the build declares the capability ``stats``."""
+    return game in GAMES and bool(GAMES[game].info.statistics) and "stats" in getattr(driver, "capabilities", ())
+
+
+def grown(now: Outcome, base: Outcome | None) -> Outcome:
+    """What the records in the answer ``now`` to ``stats`` grew by since ``base`` (the answer after the
+    trace's start): game by game, count by count, a count ``base`` lacks counting from 0. Anything that is not
+    a record of whole numbers (a refusal, a count of the wrong type) is left as it is, so it shows as it came.
+
+    A build's records count every game of its session (specs/protocol.md, ``stats``), and a trace or a fuzz
+    case runs on a session that others used before it: only the growth is the trace's own (rule LD-STAT-1)."""
+    if not isinstance(now, dict) or not isinstance(base, dict):
+        return now
+    out: dict[str, Any] = {}
+    for game, record in now.items():
+        before = base.get(game)
+        if not isinstance(before, dict):
+            before = {}
+        if not isinstance(record, dict):
+            out[game] = record
+            continue
+        out[game] = {k: v - before.get(k, 0) if type(v) is int and type(before.get(k, 0)) is int else v
+                     for k, v in record.items()}
+    return out
+
+
+class Records:
+    """The records each side had after a trace's start (its ``records`` probe), so that its ``stats`` answers
+    are judged by their growth (``grown``): ``seen`` keeps a ``records`` probe's answers, ``since`` turns a
+    ``stats`` answer into its growth."""
+
+    def __init__(self) -> None:
+        self.base: dict[str, Outcome] = {}
+
+    def seen(self, probe: Probe, **answers: Outcome | None) -> bool:
+        """Keep the answers to a ``records`` probe (by side); True when ``probe`` is one."""
+        if probe.kind != "records":
+            return False
+        self.base.update({side: answer for side, answer in answers.items() if answer is not None})
+        return True
+
+    def since(self, probe: Probe, side: str, answer: Outcome) -> Outcome:
+        """``answer`` as the growth since the trace's start when ``probe`` asks for the records."""
+        if probe.kind != "step" or not is_stats(probe.op):
+            return answer
+        return grown(answer, self.base.get(side))
 
 
 def is_refusal(outcome: Outcome) -> bool:
@@ -45,7 +102,8 @@ def is_refusal(outcome: Outcome) -> bool:
 
 def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
               legal_at: Callable[[Step | None], bool] | None = None,
-              rewrite: Callable[[Op], Op] | None = None) -> Iterator[tuple[Probe, Outcome | None]]:
+              rewrite: Callable[[Op], Op] | None = None,
+              records: bool = False) -> Iterator[tuple[Probe, Outcome | None]]:
     """The requests that replay ``trace`` and check it, one at a time, each with the oracle's answer to it
     (None without an oracle): a trace of any length is planned as it is replayed.
 
@@ -55,7 +113,9 @@ def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     hidden information, each player's) when the build lists legal actions; ``legal_at`` (the fuzzer's)
     limits the oracle's legal lists to the steps it names (None: the start). ``rewrite`` turns each
     request into the one actually sent (the explicit form of chance, for an explicit-chance build), so the
-    oracle answers it and a report shows it. Raises TraceError for a step of a long trace that is bad.
+    oracle answers it and a report shows it. ``records`` (``keeps_records``): after the start, a ``stats``
+    request whose answer is the base its ``stats`` steps are judged from (``Records``); without it, a ``stats``
+    step is not sent (the build keeps no records). Raises TraceError for a step of a long trace that is bad.
     """
     info = GAMES[trace.game].info if trace.game in GAMES else None
     players = list(info.players) if oracle is not None and info is not None and info.hidden_information else []
@@ -83,8 +143,13 @@ def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     first = ask(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
     yield first
     yield from looks(None, first[1] is not None and is_refusal(first[1]))
+    if records:
+        yield ask(Probe(("stats",), "records", None))
     for step in trace.steps:
-        probe, answer = ask(Probe(step_op(trace, step), "step", step))
+        op = step_op(trace, step)
+        if not records and is_stats(op):
+            continue
+        probe, answer = ask(Probe(op, "step", step))
         yield probe, answer
         refused = step.reject is not None or step.error is not None or (answer is not None and is_refusal(answer))
         if step.kind == "request" and not refused:
@@ -94,11 +159,11 @@ def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
 
 def plan(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
          legal_at: Callable[[Step | None], bool] | None = None,
-         rewrite: Callable[[Op], Op] | None = None) -> tuple[list[Probe], list[Outcome]]:
+         rewrite: Callable[[Op], Op] | None = None, records: bool = False) -> tuple[list[Probe], list[Outcome]]:
     """``plan_iter`` as two lists: the probes, and the oracle's answers (empty without an oracle)."""
     probes: list[Probe] = []
     answers: list[Outcome] = []
-    for probe, answer in plan_iter(trace, lists_legal, oracle, legal_at, rewrite):
+    for probe, answer in plan_iter(trace, lists_legal, oracle, legal_at, rewrite, records):
         probes.append(probe)
         if oracle is not None:
             assert answer is not None  # with an oracle, every probe has its answer (ask)

@@ -24,7 +24,7 @@ from ..util import jsonio
 from .chance import Rewriter, explicit_trace, is_explicit
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
-from .plan import Probe, is_refusal, moves, plan_iter
+from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter
 from .trace import Step, Trace
 
 
@@ -184,7 +184,10 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
         return expected, Difference("rejected", None, f"{outcome.code}: {outcome.message}")
     if isinstance(outcome, Refused):
         return expected, Difference("error", None, f"{outcome.code}: {outcome.message}")
-    return expected, first_difference(expected, outcome)
+    diff = first_difference(expected, outcome)
+    if diff is not None and is_stats(probe.op):  # the records' growth since the trace's start (Records)
+        diff = Difference(f"stats.{diff.path}", diff.expected, diff.actual)
+    return expected, diff
 
 
 MAX_DIFFERENCES = 100  # a report lists at most this many differing fields of one answer
@@ -205,7 +208,8 @@ def _detail(probe: Probe, step_request: dict[str, Any], outcome: Outcome, expect
                 found.append((Difference(path, d.expected, d.actual), by_ref))
 
     answer = _show_outcome(outcome)
-    prefix = f"view[{probe.observer}]." if probe.kind == "view" else ""
+    prefix = f"view[{probe.observer}]." if probe.kind == "view" else \
+        "stats." if probe.kind == "step" and is_stats(probe.op) else ""
     if probe.kind == "unchanged" and isinstance(before, dict) and isinstance(outcome, dict):
         add(every_whole_difference(before, outcome), "unchanged-after-rejection.", False)
     elif probe.kind in ("step", "view") and isinstance(expected, dict) and isinstance(outcome, dict):
@@ -258,6 +262,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
     step_request: dict[str, Any] = {}
     failed = False
     probe: Probe | None = None
+    records = Records()
 
     def finish(result: StepResult | None) -> bool:
         """Record a step's result; True when it failed (the trace stops)."""
@@ -277,6 +282,15 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             taken += 1
             if failed:
                 continue  # sent ahead before the trace failed: read, not judged
+            if records.seen(probe, reference=reference, build=outcome):
+                if is_refusal(outcome) and current is not None and current.ok:  # it declared stats
+                    refused = Difference("stats", "the records", _show_outcome(outcome))
+                    current = replace(current, difference=refused, failure=_detail(
+                        probe, step_request, outcome, None, reference, before, refused, False))
+                continue
+            outcome = records.since(probe, "build", outcome)
+            if reference is not None:
+                reference = records.since(probe, "reference", reference)
             if probe.kind == "step":
                 if finish(current):
                     failed = True
@@ -293,7 +307,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             by_reference = False
             if diff is None and oracle and (probe.kind != "unchanged" or trace.judged_by):
                 prefix = {"view": f"view[{probe.observer}].", "legal": f"legal[{probe.observer}]." if probe.observer
-                          else "legal."}.get(probe.kind, "")
+                          else "legal."}.get(probe.kind, "stats." if is_stats(probe.op) else "")
                 assert reference is not None  # the oracle answered every probe
                 diff = outcome_difference(reference, outcome, prefix)
                 by_reference = diff is not None
@@ -368,7 +382,8 @@ def replay_all(traces: Iterable[Trace], driver: Driver, ruleset: str | None = No
         """Every runnable trace's requests, planned as the batch takes them; each probe goes into ``sent``
         before its request is handed over, a trace's end marker with its last probe (one probe looked ahead)."""
         for i in runnable:
-            items = plan_iter(traces[i], lists_legal, oracle, rewrite=rewrite)
+            items = plan_iter(traces[i], lists_legal, oracle, rewrite=rewrite,
+                              records=keeps_records(driver, traces[i].game))
             item = next(items, None)
             while item is not None and i not in stopped:
                 following = next(items, None)

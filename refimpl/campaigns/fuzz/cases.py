@@ -274,11 +274,20 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
     return seed, {}, "plain"
 
 
-def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Request:
+STATS = {"op": "stats"}
+
+
+def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool, previous: Request | None = None
+              ) -> Request:
     """The next request of a case, from the position the mirror is in: mostly a legal action (or one the
     legal list leaves out), sometimes an action with faults, a malformed one, a restart, a new start
-    (valid or not) or a protocol request of another kind."""
+    (valid or not) or a protocol request of another kind. In a game that keeps records (LD-STAT-1), the
+    records (``stats``) now and then, and half the time right after a restart or a start has left a game
+    (abandoned or over) and once a game is over."""
     engine, state = mirror.engine, mirror.state
+    records = bool(GAMES[mirror.game].info.statistics)
+    if records and previous is not None and previous.kind in ("restart", "start") and d.one_in(2):
+        return Request("request", dict(STATS))
     here = mirror.options()
     legal, every = here.legal, here.every
     known = {_kind(a) for a in vocabulary}
@@ -293,9 +302,13 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool) -> Re
         if action is not None:
             return Request("action", action, check)
     if state is not None and not every:  # the game is over (or nothing can be done): mostly begin again
-        what = d.weighted([("restart", 4), ("start", 4), ("bend", 1), ("odd", 1), ("ask", 1)])
+        what = d.weighted([("restart", 4), ("start", 4), ("bend", 1), ("odd", 1), ("ask", 1)]
+                          + [("records", 4)] * records)
     else:
-        what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)])
+        what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)]
+                          + [("records", 1)] * records)
+    if what == "records":
+        return Request("request", dict(STATS))
     if what in ("play", "bend", "odd"):
         action = pick_action(d, every, here.groups()) if every else pick_action(d, vocabulary or [{"type": "?"}])
         if what == "bend":
@@ -358,7 +371,8 @@ class CaseDraw:
 
     def _next(self) -> Request:
         i = len(self.requests) - self.before
-        step = draw_step(self.d, self.mirror, self._vocabulary, last=i == self.n - 1)
+        previous = self.requests[-1] if len(self.requests) > self.before else None
+        step = draw_step(self.d, self.mirror, self._vocabulary, last=i == self.n - 1, previous=previous)
         self.requests.append(step)
         return step
 

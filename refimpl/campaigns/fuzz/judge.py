@@ -13,7 +13,7 @@ from ...games import GAMES, JSON
 from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, first_difference, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
-from ...harness.plan import Probe, moves, plan_iter
+from ...harness.plan import Probe, Records, is_stats, keeps_records, moves, plan_iter
 from ...harness.replay import _show_outcome, outcome_difference
 from ...harness.trace import Step, Trace
 from .cases import Case, CaseDraw
@@ -40,6 +40,8 @@ class Divergence:
             said = "legal" + (f" for {probe.observer}" if probe.observer else "")
         elif probe.kind == "unchanged":
             said = "state (after a rejection)"
+        elif probe.kind == "records":
+            said = "stats"
         else:
             return "start" if step is None else _request_words(step.kind, step.action, step.start)
         if step is None:
@@ -94,7 +96,8 @@ def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> J
     reference: Driver = ReferenceDriver()
     if is_explicit(build):  # the reference answers the explicit requests such a build is sent
         reference = ExplicitChance(reference)
-    return _judged(case, case.trace(), reference, build, lists_legal, None if full else case.legal_at)
+    return _judged(case, case.trace(), reference, build, lists_legal, None if full else case.legal_at,
+                   keeps_records(build, case.game))
 
 
 def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool) -> Judged:
@@ -106,11 +109,12 @@ def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool) -> Judged:
         # Such a build is sent the explicit form of each request and the reference answers that form, while
         # the mirror plays the requests as written: the case is drawn first, then judged.
         return judge(drawn.case(), build, lists_legal)
-    return _judged(drawn, drawn.trace(), drawn.mirror, build, lists_legal, drawn.legal_at)
+    return _judged(drawn, drawn.trace(), drawn.mirror, build, lists_legal, drawn.legal_at,
+                   keeps_records(build, drawn.mirror.game))
 
 
 def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Driver, lists_legal: bool,
-            legal_at: Callable[[Step | None], bool] | None) -> Judged:
+            legal_at: Callable[[Step | None], bool] | None, records: bool) -> Judged:
     """The plan of ``trace`` answered by ``reference`` and, request by request as it is made, sent to the
     build; then the first divergence."""
     probes: list[Probe] = []
@@ -119,7 +123,7 @@ def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Dri
 
     def planned() -> Iterator[Op]:
         try:
-            for probe, answer in plan_iter(trace, lists_legal, reference, legal_at):
+            for probe, answer in plan_iter(trace, lists_legal, reference, legal_at, records=records):
                 probes.append(probe)
                 assert answer is not None  # the reference answers every probe (plan_iter with an oracle)
                 answers.append(answer)
@@ -155,7 +159,14 @@ def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list
     build_view: Any = None  # the build's latest accepted full view: a rejection must leave it as it is
     reference_view: Any = None
     before: Any = None
+    records = Records()
     for probe, expected, actual in zip(probes, answers, outcomes):
+        if records.seen(probe, reference=expected, build=actual):
+            if isinstance(actual, (Rejected, Refused)):  # it declared stats
+                return Divergence(0, probe, expected, actual, Difference("stats", "the records",
+                                                                         _show_outcome(actual)), before)
+            continue
+        expected, actual = records.since(probe, "reference", expected), records.since(probe, "build", actual)
         if probe.kind == "step":
             before = reference_view
         if probe.kind == "unchanged":
@@ -167,7 +178,8 @@ def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list
                                                              moved.expected, moved.actual)
         else:
             prefix = {"view": f"view[{probe.observer}].",
-                      "legal": f"legal[{probe.observer}]." if probe.observer else "legal."}.get(probe.kind, "")
+                      "legal": f"legal[{probe.observer}]." if probe.observer else "legal."}.get(
+                          probe.kind, "stats." if is_stats(probe.op) else "")
             diff = outcome_difference(expected, actual, prefix)
         if diff is not None:
             if probe.kind == "unchanged":
@@ -233,20 +245,21 @@ def explain(div: Divergence, game: str) -> list[str]:
     lines = [f"request: {div.request}"]
     expected, actual = div.expected, div.actual
     if isinstance(expected, dict) and isinstance(actual, dict):
+        stats = div.probe.kind == "step" and is_stats(div.probe.op)
         prefix = {"view": f"view[{div.probe.observer}].", "unchanged": "unchanged-after-rejection."}.get(
-            div.probe.kind, "")
+            div.probe.kind, "stats." if stats else "")
         fields = all_differences(expected, actual)
         rows: list[tuple[str, ...]] = []
         named = set()
         for d in fields[:ROWS]:
-            rules = info.rules_of(d.path)
+            rules = info.rules_of(prefix + d.path if stats else d.path)
             rows.append((prefix + d.path, _short(d.expected), _short(d.actual),
                          "" if rules in named else " ".join(rules)))
             named.add(rules)
         lines += _table(("field", "expected (reference)", "actual (build)", "rules"), rows)
         if len(fields) > ROWS:
             lines.append(f"  ... and {len(fields) - ROWS} more fields differ")
-        if isinstance(div.before, dict) and div.probe.kind == "step":
+        if isinstance(div.before, dict) and div.probe.kind == "step" and not stats:
             said, told = engine.describe(div.before, expected), engine.describe(div.before, actual)
             if said is not None and told is not None and said != told:
                 lines += [f"the reference: {said}", f"the build:     {told}"]

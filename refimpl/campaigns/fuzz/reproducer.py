@@ -22,6 +22,7 @@ from typing import Any
 
 from ...games import GAMES, JSON
 from ...harness.driver import Refused, Rejected
+from ...harness.plan import Records
 from .cases import Case, setup_at, setup_lists
 from .judge import Divergence, Judged
 
@@ -80,7 +81,11 @@ def reproducer(judged: Judged, title: str, description: str) -> dict[str, Any]:
     case, div = judged.case, judged.divergence
     info = GAMES[case.game].info
     answers: dict[int, dict[str, Any]] = {}  # step number (0: the start) -> what the reference answered
+    records = Records()  # a stats step expects what the records grew by since the start
     for probe, answer in zip(judged.probes, judged.answers):
+        if records.seen(probe, reference=answer):
+            continue
+        answer = records.since(probe, "reference", answer)
         at = answers.setdefault(0 if probe.step is None else probe.step.number, {"views": {}})
         if probe.kind == "step":
             at["answer"] = answer

@@ -43,6 +43,7 @@ INFO = GameInfo(
         "rejected": ("LD-FORM-1", "LD-FORM-2", "LD-MOVE-4", "LD-MOVE-2"),
         "error": ("LD-START-1", "LD-R11"),
         "legal": ("LD-LEGAL-1", "LD-MOVE-4", "LD-MOVE-2", "LD-ROLL-2"),
+        "stats": ("LD-STAT-1",),
     },
     stream_fields=("decisions",),
     stream_rules=("LD-DICE-1", "LD-CPU-5", "LD-R5"),
@@ -158,7 +159,8 @@ class Ludo(Game[State, Action]):
                 "turn": seats[state.turn], "throws": state.throws}
 
     def describe(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> str | None:
-        """Which pieces moved: "human piece 2: 13 -> 19; cpu1 piece 0: 19 -> -1 (to the yard)"."""
+        """Which pieces moved, and whether a CPU drew from the stream to break a tie (LD-CPU-4): "human piece 2:
+        13 -> 19; cpu1 piece 0: 19 -> -1 (to the yard)", "cpu2 piece 1: 4 -> 7; a tie drawn (decisions 3 -> 4)"."""
         old, new = before.get("pieces"), after.get("pieces")
         if not isinstance(old, dict) or not isinstance(new, dict):
             return None
@@ -168,6 +170,9 @@ class Ludo(Game[State, Action]):
             if isinstance(steps, list) and isinstance(was, list) and len(was) == len(steps):
                 moves += [f"{seat} piece {i}: {a} -> {b}" + (" (to the yard)" if b == YARD else "")
                           for i, (a, b) in enumerate(zip(was, steps)) if a != b]
+        drew = before.get("decisions"), after.get("decisions")
+        if drew[0] != drew[1]:
+            moves.append(f"a tie drawn (decisions {drew[0]} -> {drew[1]})")
         return "; ".join(moves) or "no piece moved"
 
     # --- actions -----------------------------------------------------------------------------
