@@ -72,3 +72,58 @@ def test_an_explicit_start_that_gains_nothing_is_not_kept() -> None:
     plain = Case("black-fog", "v1", 3, {}, (Request("action", {"type": "roll"}),) * 2)
     shrunk = Shrinker(lambda c: 2 if len(c.steps) >= 2 else None, time.monotonic() + 30).run(plain)
     assert shrunk.setup == {} and len(shrunk.steps) == 2
+
+
+def _ck(steps: list[Request]) -> Case:
+    return Case("conquest-king", "v1", None, {}, tuple(steps))
+
+
+def _waited(case: Case) -> int:
+    return sum(r.body["minutes"] for r in case.steps if r.kind == "action" and r.body.get("type") == "wait")
+
+
+def test_consecutive_waits_are_merged_where_the_failure_stays() -> None:
+    """A lobby fault that needs 1,350 minutes after the second registration: the three waits that pass them
+    become one, the register and the wait before it stay (the fault needs them apart)."""
+    register = [Request("action", {"type": "register", "side": side}) for side in ("sparkia", "gaias")]
+    waits = [Request("action", {"type": "wait", "minutes": m}) for m in (720, 600, 30)]
+    early = Request("action", {"type": "wait", "minutes": 30})
+
+    def check(case: Case) -> int | None:
+        steps = list(case.steps)
+        if register[0] not in steps or register[1] not in steps or early not in steps:
+            return None
+        i = steps.index(register[1])
+        if steps.index(early) > i:
+            return None
+        return len(steps) if _waited(case.with_steps(steps[i:])) >= 1350 else None
+
+    shrunk = Shrinker(check, time.monotonic() + 30).run(_ck([register[0], early, register[1], *waits]))
+    assert [r.body for r in shrunk.steps] == [register[0].body, early.body, register[1].body,
+                                              {"type": "wait", "minutes": 1350}]
+
+
+def test_a_pair_that_does_not_add_up_is_left_alone() -> None:
+    steps = [Request("action", {"type": "wait", "minutes": 5}), Request("action", {"type": "end", "side": "gaias"}),
+             Request("action", {"type": "wait", "minutes": 5})]
+    shrunk = Shrinker(lambda c: len(c.steps) if len(c.steps) == 3 else None, time.monotonic() + 30).merge_steps(
+        _ck(steps))
+    assert shrunk.steps == tuple(steps)
+
+
+def test_the_case_starts_from_its_last_start_the_game_takes() -> None:
+    """Steps before a start only made a game that start left: the start becomes the case's own. A start the
+    game refuses is not promoted."""
+    lobby = {"registered": [], "field": "realtime"}
+    steps = [Request("action", {"type": "wait", "minutes": 7}),
+             Request("start", {"ruleset": "v1", "seed": 5, "setup": lobby}),
+             Request("action", {"type": "register", "side": "gaias"}),
+             Request("start", {"ruleset": "v1", "seed": 5, "setup": {"field": "lava"}}),
+             Request("action", {"type": "wait", "minutes": 60})]
+
+    def check(case: Case) -> int | None:
+        return len(case.steps) if case.steps and case.steps[-1].body == {"type": "wait", "minutes": 60} else None
+
+    shrunk = Shrinker(check, time.monotonic() + 30).last_start(_ck(steps))
+    assert (shrunk.seed, shrunk.setup) == (5, lobby)
+    assert [r.body for r in shrunk.steps] == [steps[2].body, steps[3].body, steps[4].body]

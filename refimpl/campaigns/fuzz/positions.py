@@ -352,6 +352,21 @@ def _ck_spend(d: Draw, engine: Any, state: Any) -> JSON | None:
 STEP_FOCUS: dict[str, Callable[[Draw, Any, Any, list[JSON]], JSON | None]] = {"conquest-king": conquest_king_step}
 
 
+def conquest_king_merge(first: JSON, second: JSON) -> JSON | None:
+    """Two waits as one (time passes the same, deadlines fire earliest first either way: ruling CK-R11), for
+    the shrinker; None for any other pair."""
+    if not (isinstance(first, dict) and isinstance(second, dict)):
+        return None
+    if first.keys() == second.keys() == {"type", "minutes"} and first["type"] == second["type"] == "wait" \
+            and type(first["minutes"]) is int and type(second["minutes"]) is int:
+        return {"type": "wait", "minutes": first["minutes"] + second["minutes"]}
+    return None
+
+
+# Two consecutive actions as one, where a game has actions that add up: the shrinker tries each such pair.
+MERGES: dict[str, Callable[[JSON, JSON], JSON | None]] = {"conquest-king": conquest_king_merge}
+
+
 def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     from ...games.black_fog import hexes
 

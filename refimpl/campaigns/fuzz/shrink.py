@@ -1,7 +1,8 @@
 """Shrinking after Hypothesis: passes that know what a case is, each keeping a change only when the case
 still fails the same way, all inside one time budget.
 
-1. Cut the case after the step that diverged.
+1. Cut the case after the step that diverged. Start from the case's last start: a ``start`` step the game
+   takes becomes the case's own start, and the steps before it go.
 2. Start from a set-up: the position after the first k steps, given as a set-up (``Game.setup_of``),
    replaces those k steps; the largest k that still fails wins.
 3. Thin the set-up: each list in it (units, animals, fog, the map's tiles) emptied, else element by element,
@@ -9,7 +10,8 @@ still fails the same way, all inside one time budget.
    and the steps they needed are then refused and dropped by the next pass. A case from the game's own
    start is given that start as an explicit set-up first (``Game.setup_of``); kept only if it ends smaller.
 4. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
-5. Plain values: the seed as null.
+5. Merge steps: two consecutive actions a game can add up (Conquest King's waits: ``positions.MERGES``) as one.
+6. Plain values: the seed as null.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import time
 from collections.abc import Callable
 
 from ...games import GAMES, Game, RuleViolation
-from .cases import Case, replay_mirror, setup_at, setup_lists
+from .cases import Case, Request, replay_mirror, setup_at, setup_lists
+from .positions import MERGES
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
 
@@ -63,11 +66,46 @@ class Shrinker:
 
     def run(self, case: Case) -> Case:
         first = case
-        for shrink_pass in (self.from_setup, self.thin_setup, self.drop_steps, self.plain_values):
+        for shrink_pass in (self.last_start, self.from_setup, self.thin_setup, self.drop_steps, self.merge_steps,
+                            self.plain_values):
             if not self._time_left():
                 break
             case = shrink_pass(case)
         return case if case.size() <= first.size() else first  # a start made explicit that gained nothing
+
+    def last_start(self, case: Case) -> Case:
+        """The case from its last ``start`` step the game takes, without the steps before it (they only made
+        a game that start left)."""
+        engine = GAMES[case.game]
+        for k in range(len(case.steps) - 1, -1, -1):
+            step = case.steps[k]
+            if step.kind != "start" or not isinstance(step.body, dict) or not self._time_left():
+                continue
+            ruleset = step.body.get("ruleset") or engine.info.default_ruleset
+            setup = step.body.get("setup", {})
+            start = Case(case.game, ruleset, step.body.get("seed"), setup, case.steps[k + 1:], step.legal, "played")
+            if isinstance(setup, dict) and accepted(start):
+                found = self._try(start, case)
+                if found is not None:
+                    return found
+        return case
+
+    def merge_steps(self, case: Case) -> Case:
+        """Each pair of consecutive actions the game adds up (``positions.MERGES``) as one, where it still
+        fails."""
+        merge = MERGES.get(case.game)
+        i = 0
+        while merge is not None and i < len(case.steps) - 1 and self._time_left():
+            first, second = case.steps[i], case.steps[i + 1]
+            both = merge(first.body, second.body) if first.kind == second.kind == "action" else None
+            if both is not None:
+                joined = Request("action", both, first.legal or second.legal)
+                found = self._try(case.with_steps(case.steps[:i] + (joined,) + case.steps[i + 2:]), case)
+                if found is not None:
+                    case = found
+                    continue
+            i += 1
+        return case
 
     def from_setup(self, case: Case) -> Case:
         engine = GAMES[case.game]
