@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.harness.driver import ReferenceDriver
@@ -106,3 +107,28 @@ def test_verify_fails_a_sample_of_the_catalogue_through_the_protocol(key: str) -
     (rows,) = [m["rules"] for m in doc["matrix"] if m["game"] == game]
     row = next(r for r in rows if r["rule"] == rule_of(key))
     assert row["failed"] >= 1, f"{key}: the matrix credits no failure to {rule_of(key)}: {row}"
+
+
+LONG = sorted(k for k, f in MISREADINGS.items() if getattr(f, "shortest_reproducer", 0))
+
+
+@pytest.mark.parametrize("key", LONG)
+@settings(max_examples=60, deadline=None)
+@given(choices=st.lists(st.integers(0, 10**6), min_size=40, max_size=40))
+def test_a_misreading_said_to_need_a_long_reproducer_agrees_with_the_reference_until_then(
+        key: str, choices: list[int]) -> None:
+    """The meter allows a misreading a reproducer longer than 10 steps only where its game cannot show it
+    sooner: played side by side with the reference, random legal games agree for one step less than it claims
+    (and the claim is not idle: the meter's fuzz finds it at that length)."""
+    game = game_of(key)
+    reference, misread = GAMES[game], MISREADINGS[key]()
+    shortest = MISREADINGS[key].shortest_reproducer
+    ours, theirs = reference.new_state(None, None, {}), misread.new_state(None, None, {})
+    for step in range(shortest - 1):
+        legal = reference.legal_actions(ours)
+        if not legal:
+            break
+        action = legal[choices[step] % len(legal)]
+        ours = reference.apply(ours, action)
+        theirs = misread.apply(theirs, misread.parse_action(reference.action_json(action)))
+        assert misread.view(theirs) == reference.view(ours), f"{key} differs after {step + 1} steps"

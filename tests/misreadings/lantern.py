@@ -269,6 +269,10 @@ class PlaysOnUntilRestored(_Base):
     """LQ-END-1: reads "fewer is 修復未完了 (restoration not finished)" as the game not being finished: after
     round 3 rounds go on until the third lens is lit."""
 
+    # Its reproducer cannot be shorter: Lantern Quay has no set-up (ruling LQ-R3) and always plays three
+    # rounds of a roll and three placements (LQ-R1); the reading shows only once round 3 ends.
+    shortest_reproducer = 12
+
     def _end_round(self, state: State) -> State:
         if state.round >= self.tables.rounds and state.lenses < self.tables.lenses:
             return evolve(state, dice=(), placed=(), round=state.round + 1)
