@@ -17,13 +17,17 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
                                                                                       max_size=3), max_leaves=6)
 step_keys = st.sampled_from(["action", "restart", "start", "request", "expect", "reject", "error", "note", "views",
-                             "legal", "other"])
+                             "legal", "rules", "other"])
 step_values = st.one_of(json_values, st.just(True), st.sampled_from(["bad-code", "Bad Code", ""]),
+                        st.lists(st.sampled_from(["BL-WIN-1", "LD-R4", "BL-WIN-1\n", "bl-win-1", "BL-X", 3]),
+                                 max_size=3),
+                        st.dictionaries(st.sampled_from(["ruleset", "seed", "setup", "other"]), json_values,
+                                        max_size=3),
                         st.dictionaries(st.sampled_from(["red", "sparkia"]), json_values, max_size=2),
                         st.lists(st.dictionaries(st.just("type"), st.text(max_size=3), max_size=1), max_size=2))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.dictionaries(step_keys, step_values, max_size=4))
 def test_a_step_taken_as_plainly_valid_is_valid_by_the_schema(step: dict) -> None:
     if _plainly_valid(step):
@@ -54,3 +58,17 @@ def test_flow_style_steps_fall_back_to_composing() -> None:
             "steps: [{restart: true}, {restart: true,\n  expect: {round: 1}}]\n")
     trace = parse_trace(text, "flow.yaml")
     assert [s.line for s in trace.steps] == [6, 6] and trace.steps[1].line_of("round") == 7
+
+
+def test_the_common_start_and_rules_forms_skip_the_schema_and_their_faults_do_not() -> None:
+    plain = [{"start": {"seed": 3}, "error": "bad-request", "note": "n"},
+             {"start": {"ruleset": "v1", "setup": {}}, "expect": {"round": 1}, "rules": ["BL-WIN-1", "BL-R4"]},
+             {"action": {"type": "roll"}, "reject": "game-over", "rules": ["LD-END-1"]}]
+    faulty = [{"start": {"seed": 3}, "error": "bad-request", "expect": {}},
+              {"start": {"sede": 3}},
+              {"start": {}, "reject": "x"},
+              {"action": {"type": "roll"}, "rules": ["LD-END-1", "LD-END-1"]},
+              {"action": {"type": "roll"}, "rules": []},
+              {"action": {"type": "roll"}, "rules": ["ld-end-1"]}]
+    assert all(_plainly_valid(s) and _STEP_VALIDATOR.is_valid(s) for s in plain)
+    assert not any(_plainly_valid(s) or _STEP_VALIDATOR.is_valid(s) for s in faulty)

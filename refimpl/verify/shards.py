@@ -3,9 +3,11 @@ of its own, and put back together as the one report a single job gives.
 
 What is spread: the traces (in N shards), the scenarios (in N shards) and the checks between them (the
 requests twice, the protocol before any start, perft, the build's own chance) as one more unit. Traces and
-scenarios are dealt out heaviest first to the lightest shard (weight: their steps), so the shards take about
-as long. Each worker selects the same traces and scenarios as the parent (inherited where the platform forks,
-selected again once per worker where it spawns) and plays the reference under the same profiles.
+scenarios are dealt out heaviest first to the lightest shard (weight: their steps, a trace's at its game's cost
+a step: STEP_COST), so the shards take about as long; one scenario shard is lighter by the checks between
+(BETWEEN_WEIGHT), which its worker runs after it. Each worker selects the same traces and scenarios as the
+parent (inherited where the platform forks, selected again once per worker where it spawns) and plays the
+reference under the same profiles.
 
 The report is the one a single job gives: every check in the same place, with the same content (decisions,
 written down in docs/verify.md):
@@ -39,6 +41,22 @@ from .settings import VerifySettings
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2
+# What a step of a trace costs, by game, relative to the others (a game not named: 1). Verify judges every step
+# whole (each player's view, every legal list), and a Conquest King step, with its lists of about 900
+# deployments, costs about 40 times a Ludo or Beacon Lines one (node example build, 2026-12-03: 4.4 ms a step
+# against 0.1; Black Fog 0.3). Weighing steps alike left one shard 0.4 s behind the other on the whole suite.
+STEP_COST = {"conquest-king": 40, "black-fog": 3}
+
+
+# The checks between, in a scenario's weight (its steps + SCENARIO_WEIGHT, about 0.4 ms each): a fresh build for
+# the protocol before any start, about 0.1-0.2 s. The scenarios are dealt so that one shard is lighter by it,
+# and the checks between run last on the worker that took that shard, so neither worker waits at the end.
+BETWEEN_WEIGHT = 300
+
+
+def trace_weight(trace: Any) -> int:
+    """A trace's share of a shard's time: its steps (and its start) at its game's cost a step."""
+    return (len(trace.steps) + TRACE_WEIGHT) * STEP_COST.get(trace.game, 1)
 
 
 @dataclass(frozen=True)
@@ -128,11 +146,12 @@ def run_unit(unit: Unit) -> Done:
     return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings)
 
 
-def deal(weights: Sequence[int], shards: int) -> list[tuple[int, ...]]:
+def deal(weights: Sequence[int], shards: int, preload: int = 0) -> list[tuple[int, ...]]:
     """Indexes dealt into ``shards`` groups of about equal total weight (heaviest first, each to the lightest
-    group so far); each group in index order, empty groups left out."""
+    group so far), the first group counted as holding ``preload`` already (work its worker also does); each group
+    in index order, empty groups left out."""
     groups: list[list[int]] = [[] for _ in range(max(1, shards))]
-    loads = [0] * len(groups)
+    loads = [preload] + [0] * (len(groups) - 1)
     for i in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
         lightest = loads.index(min(loads))
         groups[lightest].append(i)
@@ -157,12 +176,14 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
     _SELECTED[token] = (selected, chosen)
     common = dict(token=token, settings=settings, command=command, deadline=run.deadline)
     units = [Unit(kind="traces", indexes=idx, **common)
-             for idx in deal([len(t.steps) + TRACE_WEIGHT for t in selected], jobs)]
-    if any(_between(settings).values()):
+             for idx in deal([trace_weight(t) for t in selected], jobs)]
+    between = any(_between(settings).values())
+    if between:
         units.append(Unit(kind="between", **common))
     if settings.scenarios:
         units += [Unit(kind="scenarios", indexes=idx, **common)
-                  for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs)]
+                  for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs,
+                                  preload=BETWEEN_WEIGHT if between else 0)]
     heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
     done: dict[int, Done] = {}
     order = {id(u): n for n, u in enumerate(units)}
@@ -193,10 +214,10 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
 
 def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
     if unit.kind == "traces":
-        return sum(len(selected[i].steps) + TRACE_WEIGHT for i in unit.indexes)
+        return sum(trace_weight(selected[i]) for i in unit.indexes)
     if unit.kind == "scenarios":
         return sum(len(chosen[i].steps) + SCENARIO_WEIGHT for i in unit.indexes)
-    return 10 ** 9 if unit.settings.twice or unit.settings.perft_depth else 0
+    return 10 ** 9 if unit.settings.twice or unit.settings.perft_depth else BETWEEN_WEIGHT
 
 
 def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], selected: list[Any],
