@@ -127,3 +127,17 @@ def test_the_case_starts_from_its_last_start_the_game_takes() -> None:
     shrunk = Shrinker(check, time.monotonic() + 30).last_start(_ck(steps))
     assert (shrunk.seed, shrunk.setup) == (5, lobby)
     assert [r.body for r in shrunk.steps] == [steps[2].body, steps[3].body, steps[4].body]
+
+
+def test_a_start_the_protocol_refuses_is_not_promoted() -> None:
+    """Beacon Lines' game takes any seed, the protocol no seed past 2^53 - 1: promoted, such a start would be
+    refused, the build left in the game of the case before, and the build blamed for it (a kit bug seen once)."""
+    from refimpl.games import GAMES
+
+    GAMES["beacon-lines"].new_state("v1", 2 ** 64, {})  # the game alone takes it
+    claim = {"type": "claim", "claims": {"red": "north-pass", "blue": "south-pass"}}
+    steps = (Request("action", claim), Request("start", {"ruleset": "v1", "seed": 2 ** 64, "setup": {}}),
+             Request("action", claim))
+    case = Case("beacon-lines", "v1", None, {}, steps)
+    shrunk = Shrinker(lambda c: len(c.steps) if c.steps else None, time.monotonic() + 30).last_start(case)
+    assert shrunk == case

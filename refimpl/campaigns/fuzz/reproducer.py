@@ -99,7 +99,7 @@ def reproducer(judged: Judged, title: str, description: str) -> dict[str, Any]:
         answer = got.get("answer")
         if isinstance(answer, Rejected):
             entry["reject"] = answer.code
-        elif isinstance(answer, Refused):
+        elif isinstance(answer, Refused) and "restart" not in entry:  # a restart has no error form
             entry["error"] = answer.code
         elif isinstance(answer, dict):
             entry["expect"] = answer

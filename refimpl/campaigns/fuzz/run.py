@@ -17,6 +17,7 @@ from ...harness.executor import run_jobs
 from ...harness.processes import acknowledge, check_stop
 from ...harness.protocol import ProtocolDriver
 from ...harness.replay import replay_all
+from ...harness.trace import TraceError
 from ...harness.tracefile import dump_trace, load_trace
 from ...rulebook.profiles import using
 from ...status import Status
@@ -262,8 +263,12 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
 
 def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, finding: Finding) -> str:
     """Replay the written trace on a fresh build as ``verify --traces`` does, and say whether it shows the
-    same mismatch (or breaks the build the same way)."""
-    trace = load_trace(path)
+    same mismatch (or breaks the build the same way). Raises RuntimeError (a bug of the kit, exit 4) when the
+    trace the kit wrote is not a valid one."""
+    try:
+        trace = load_trace(path)
+    except TraceError as exc:
+        raise RuntimeError(f"the reproducer the kit wrote is not a valid trace: {exc}") from exc
     try:
         driver = ProtocolDriver(command, s.timeout)
     except BuildBroke as exc:

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from ...games import GAMES, Game, RuleViolation
+from ...harness.serve import Session
 from .cases import Case, Request, replay_mirror, setup_at, setup_lists
 from .positions import MERGES
 
@@ -28,13 +29,13 @@ Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the 
 
 
 def accepted(case: Case) -> bool:
-    """Whether the game accepts the case's start (its ruleset, seed and set-up): a case's start stays one the
-    game takes, so the build is judged on the rules, not on what a set-up it may not use leaves it in."""
-    try:
-        GAMES[case.game].new_state(case.ruleset, case.seed, case.setup)
-    except RuleViolation:
-        return False
-    return True
+    """Whether the reference takes the case's start (its ruleset, seed and set-up) as the protocol's ``start``:
+    a case's start stays one a build must take, so the build is judged on the rules, not on what a refused
+    start leaves it in (the game of the case before). The protocol refuses more than the game does: a seed
+    past 2^53 - 1 is ``bad-request`` in every game (specs/protocol.md "Numbers")."""
+    answer = Session(GAMES, "reference").handle({"op": "start", "game": case.game, "ruleset": case.ruleset,
+                                                 "seed": case.seed, "setup": case.setup})
+    return answer.get("ok") is True
 
 
 class Shrinker:
