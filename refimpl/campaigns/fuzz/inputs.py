@@ -68,7 +68,7 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
     element doubled or dropped, a field's value taken from ``others`` (another action, another seat), a
     field's value, or one more list element, taken from ``near`` (values of the same kind the state holds:
     a tile that is not adjacent, an animal not carried, the square of a hidden unit), a flag turned the other
-    way, or two values given where one is due."""
+    way, or two values given where one is due (or the one value in a list)."""
     bent = copy.deepcopy(value)
     paths = [p for p in _paths(bent) if p and p[-1] != "type"] or [()]
     path = d.pick(paths)
@@ -83,10 +83,13 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
         pool = [v for v in near if type(v) is type(here) and v != here]
         if pool:
             return _set(bent, path, d.pick(pool))
-    if how == 7 and path:  # one value where one is due, two given: [it, another]
+    if how == 7 and path:  # one value where one is due, two given ([it, another]) or it in a list ([it])
         leaves = [_get(o, q) for o in others if isinstance(o, dict) for q in _paths(o)
                   if q and q[-1] != "type" and not isinstance(_get(o, q), (dict, list))]
-        return _set(bent, path, [here, d.pick(leaves) if leaves and d.below(3) else here])
+        k = d.below(4)
+        if k == 3:
+            return _set(bent, path, [here])
+        return _set(bent, path, [here, d.pick(leaves) if leaves and k else here])
     if how == 0 and type(here) is int:  # off by a little or a lot, or the same number written as text
         return _set(bent, path, here + d.pick((1, -1, 2, -2, 5, 50)) if not d.one_in(4) else str(here))
     if how <= 1 and type(here) is bool:
