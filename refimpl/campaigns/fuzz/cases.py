@@ -200,10 +200,19 @@ class Options:
         self.legal, self.every = legal, every
         self.firsts: dict[str, JSON] = {}  # kind: its first action, kinds in the order they first appear
         groups: dict[str, dict[str, list[JSON]]] = {}
-        for a in every:  # one pass, the common case (no true flag) without a call: long lists run through here
+        kinds: dict[tuple[Any, tuple[str, ...]], str] = {}  # (type, true flags): the kind, worked out once
+        for a in every:  # one pass without calls: long lists (Conquest King's 900 deployments) run through here
             if type(a) is dict:
-                type_ = str(a.get("type"))
-                kind = type_ if True not in a.values() else _kind(a)
+                type_ = a.get("type")
+                if type(type_) is not str:
+                    type_ = str(type_)
+                if True in a.values():  # a value equal to true (1 and 1.0 are): its flags are those that are true
+                    key = (type_, tuple([k for k, v in a.items() if v is True]))
+                    kind = kinds.get(key)
+                    if kind is None:
+                        kind = kinds[key] = "+".join([type_] + sorted(key[1]))
+                else:
+                    kind = type_
             else:
                 type_ = kind = "?"
             by_kind = groups.get(type_)
