@@ -141,3 +141,35 @@ def test_a_start_the_protocol_refuses_is_not_promoted() -> None:
     case = Case("beacon-lines", "v1", None, {}, steps)
     shrunk = Shrinker(lambda c: len(c.steps) if c.steps else None, time.monotonic() + 30).last_start(case)
     assert shrunk == case
+
+
+def test_hypothesis_replays_and_shrinks_the_numbers_a_seeded_draw_drew() -> None:
+    """The search draws from a seeded generator; Hypothesis then starts from the numbers the failing case drew
+    and shrinks them toward 0, the same way for the same seed."""
+    from refimpl.campaigns.fuzz.draw import Draw, shrink_choices
+
+    def numbers(draw: Draw) -> list[int]:
+        return [draw.below(100) for _ in range(6)]
+
+    seeded = Draw(seed=11)
+    drawn = numbers(seeded)
+    assert seeded.choices == drawn
+
+    def run() -> list[int]:
+        seen: list[list[int]] = []
+
+        def fails(data: object) -> bool:
+            xs = numbers(Draw(data))
+            if sum(xs) >= 150 and xs[2] == drawn[2]:
+                seen.append(xs)
+                return True
+            return False
+
+        assert sum(drawn) >= 150, "the seed's own numbers fail"
+        assert shrink_choices(seeded.choices, fails, seed=4)
+        assert seen[0] == drawn  # replayed first
+        return min(seen, key=sum)
+
+    first = run()
+    assert first[2] == drawn[2] and sum(first) < sum(drawn) and first.count(0) >= 3
+    assert run() == first

@@ -1,14 +1,15 @@
 """The fuzzer's one source of choices.
 
 Every choice the fuzzer makes (the length of a game, which action, which fault, which set-up) is a whole
-number drawn here. In a campaign the numbers come from Hypothesis, so shrinking them shrinks the game;
+number drawn here. A campaign searches with a seeded generator (fast: no Hypothesis engine between cases) and
+keeps the numbers a case drew; Hypothesis then replays them and shrinks them, so shrinking them shrinks the game:
 every number shrinks toward 0, and 0 is always the plainest choice (a legal action, no fault, no set-up).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ class Draw:
     def __init__(self, data: Any = None, seed: int | None = None) -> None:
         self.data = data
         self.rng = random.Random(seed) if data is None else None
+        self.choices: list[int] = []  # with a seeded generator: every number drawn, for Hypothesis to replay
         # Hypothesis's choice-level draw is five times cheaper than ``data.draw(st.integers(...))`` and
         # records the same choice; the public call is the fallback for versions without it.
         conjecture = getattr(data, "conjecture_data", None)
@@ -35,7 +37,9 @@ class Draw:
         if n <= 1:
             return 0
         if self.rng is not None:
-            return self.rng.randrange(n)
+            x = self.rng.randrange(n)
+            self.choices.append(x)
+            return x
         if self._integer is not None:
             return int(self._integer(0, n - 1))
         strategy = _BELOW.get(n)
@@ -59,6 +63,57 @@ class Draw:
                 return value
             x -= weight
         raise AssertionError("unreachable")
+
+
+class _Fails(Exception):
+    """The test ``shrink_choices`` hands Hypothesis failed."""
+
+
+FOUND_KEY = b"refimpl fuzz"  # where the found case's numbers wait for Hypothesis (an in-memory database)
+
+
+def shrink_choices(choices: Sequence[int], fails: Callable[[Any], bool], seed: int) -> bool:
+    """Let Hypothesis replay ``choices`` (the numbers a seeded ``Draw`` drew for a failing case) through
+    ``fails`` (called with Hypothesis's ``data``, true while the case it draws still fails) and shrink them,
+    repeatably for one ``seed``. False when it cannot: a Hypothesis without ``choices_to_bytes`` (before the
+    choice sequences of 6.12x), or one that no longer reads what is set here; the fuzzer's own shrinking
+    passes still run.
+
+    The numbers are handed over as a saved example under the database's secondary key (a primary one is taken
+    as shrunk already, and not shrunk again), and the test is given a ``seed`` for repeatable shrinking, which
+    drops the database; the settings that carry it are put back on the test (Hypothesis internals, as
+    ``same_draws_everywhere``)."""
+    import unittest
+
+    from hypothesis import HealthCheck, Phase, Verbosity, given, seed as with_seed, settings
+    from hypothesis.errors import HypothesisException
+
+    try:
+        from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+    except ImportError:
+        return False
+    saved = InMemoryExampleDatabase()
+    saved.save(FOUND_KEY + b".secondary", choices_to_bytes(list(choices)))
+    config = settings(database=saved, deadline=None, max_examples=1, verbosity=Verbosity.quiet,
+                      suppress_health_check=list(HealthCheck), phases=[Phase.reuse, Phase.shrink],
+                      report_multiple_bugs=False)
+
+    @given(st.data())
+    def test(data: Any) -> None:
+        if fails(data):
+            raise _Fails
+
+    test = with_seed(seed)(test)
+    # ignore: Hypothesis's own attributes on its test function (see the docstring)
+    test._hypothesis_internal_use_settings = config  # type: ignore[attr-defined]
+    test._hypothesis_internal_database_key = FOUND_KEY  # type: ignore[attr-defined]
+    try:
+        test()
+    except _Fails:
+        return True
+    except (HypothesisException, unittest.SkipTest):
+        return False  # the numbers no longer fail (a build answering otherwise), or Hypothesis gave up
+    return False
 
 
 @contextmanager
