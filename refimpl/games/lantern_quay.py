@@ -127,6 +127,8 @@ class LanternQuay(Game[State, Action]):
         self.data = data
         self.tables = Tables.from_data(data)
         self.timing = {rs: data["rulesets"][rs]["timing"] for rs in INFO.rulesets}
+        # Every roll of the dice, the same in every roll phase (LQ-LEGAL-1): made once, not 216 actions a round.
+        self.rolls = tuple(Roll(d) for d in product(range(1, self.tables.faces + 1), repeat=self.tables.dice))
 
     # --- creating ----------------------------------------------------------------------------
     def new_state(self, ruleset: str | None = None, seed: int | None = None,
@@ -164,7 +166,7 @@ class LanternQuay(Game[State, Action]):
         once over. Implements LQ-LEGAL-1."""
         t = self.tables
         if state.phase == "roll":
-            return [Roll(d) for d in product(range(1, t.faces + 1), repeat=t.dice)]
+            return list(self.rolls)
         if state.phase == "place":
             taken = dict(state.placed)
             return [Place(slot, face) for slot in t.slots if slot not in taken

@@ -9,6 +9,7 @@ the reference's answers written in.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -291,7 +292,28 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
 STATS = {"op": "stats"}
 
 
-def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool, previous: Request | None = None
+class Vocabulary:
+    """The actions a case has met so far (at most 64, the oldest 32 dropped past that), which bent actions take
+    values from, and how many of each kind it holds (kept as they come, not worked out again each step)."""
+
+    def __init__(self) -> None:
+        self.items: list[JSON] = []
+        self.kinds: Counter[str] = Counter()
+
+    def learn(self, actions: list[JSON]) -> None:
+        for a in actions:
+            self.items.append(a)
+            self.kinds[_kind(a)] += 1
+        if len(self.items) > 64:
+            for a in self.items[:32]:
+                kind = _kind(a)
+                self.kinds[kind] -= 1
+                if not self.kinds[kind]:
+                    del self.kinds[kind]
+            del self.items[:32]
+
+
+def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previous: Request | None = None
               ) -> Request:
     """The next request of a case, from the position the mirror is in: mostly a legal action (or one the
     legal list leaves out), sometimes an action with faults, a malformed one, a restart, a new start
@@ -304,11 +326,8 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool, previ
         return Request("request", dict(STATS))
     here = mirror.options()
     legal, every = here.legal, here.every
-    known = {_kind(a) for a in vocabulary}
     # the first action of each kind not yet in the vocabulary: each gets bent
-    vocabulary.extend(every[:2] + [a for kind, a in here.firsts.items() if kind not in known])
-    if len(vocabulary) > 64:
-        del vocabulary[:32]
+    vocabulary.learn(every[:2] + [a for kind, a in here.firsts.items() if kind not in vocabulary.kinds])
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
     focus = STEP_FOCUS.get(mirror.game)
     if focus is not None and state is not None:  # the game's own aim, now and then: where its rules are busy
@@ -324,10 +343,10 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: list[JSON], last: bool, previ
     if what == "records":
         return Request("request", dict(STATS))
     if what in ("play", "bend", "odd"):
-        action = pick_action(d, every, here.groups()) if every else pick_action(d, vocabulary or [{"type": "?"}])
+        action = pick_action(d, every, here.groups()) if every else pick_action(d, vocabulary.items or [{"type": "?"}])
         if what == "bend":
             near = scalars(engine.view(state)) if state is not None else []
-            action = bend_action(d, action, vocabulary, near)
+            action = bend_action(d, action, vocabulary.items, near)
         elif what == "odd":
             action = odd_action(d, action)
         return Request("action", action, check)
@@ -375,7 +394,7 @@ class CaseDraw:
         self.before = len(self.requests)  # requests before the drawn ones
         self.start = Case(game, ruleset, seed, setup, (), True, origin)
         self.mirror = Mirror(self.start, start=False)
-        self._vocabulary: list[JSON] = []
+        self._vocabulary = Vocabulary()
         self._by: str | None = None  # who plays the requests on the mirror: "itself" or "plan"
         self._case: Case | None = None
 
