@@ -608,3 +608,15 @@ def test_conquest_king_step_focus_keeps_the_lobby_clock() -> None:
                                                     {"type": "wait", "minutes": due - 1})} <= seen
     plain = engine.new_state("v1")
     assert not _ck_focus(plain, lambda a: a["type"] in ("register", "complete", "wait"))
+
+
+def test_a_long_first_finding_is_weighed_against_more_cases(tmp_path: Path) -> None:
+    """Black Fog's taming misreading is first found at seed 0 in a 35-step case that shrinking cannot bring under
+    16 steps (the seeded stream moves on, so no set-up starts half way): a few more cases are drawn and the
+    shortest failing one is shrunk instead."""
+    from refimpl.campaigns.fuzz import campaign
+
+    misread = " ".join([PY, shlex.quote(str(ROOT / "tests" / "builds" / "misread.py")), "BF-TAME-1"])
+    report = fuzz(misread, FuzzSettings("black-fog", max_time=20), tmp_path)
+    assert report.finding is not None and report.finding.first_steps > campaign.LONG_FINDING
+    assert report.finding.steps() <= 10

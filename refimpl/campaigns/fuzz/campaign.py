@@ -40,6 +40,8 @@ HANG_SHRINK_TIMEOUT = 1.0
 
 
 DEFAULT_BUDGET = 30.0  # seconds of search per campaign when no count of cases is given
+LONG_FINDING = 10  # steps: a first finding longer than this (cut at its divergence) ...
+LOOK_FURTHER = 30  # ... is weighed against this many more cases, the shortest failing one kept
 
 
 @dataclass(frozen=True)
@@ -277,6 +279,15 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             draw = Draw(seed=cases.getrandbits(64))
             if attempt(draw):
                 found["choices"] = draw.choices
+        if found and len(found["case"].steps) > LONG_FINDING:
+            # A long first finding: a few more cases, and the shortest failing one is shrunk (shrinking cannot
+            # always undo a long route: Black Fog's stream moves on, so a set-up cannot start half way).
+            for _ in range(LOOK_FURTHER):
+                first = found["case"]
+                draw = Draw(seed=cases.getrandbits(64))
+                if attempt(draw) and found["case"] is not first:
+                    found["choices"] = draw.choices
+            since_improved[0] = 0
         result.search_seconds = round(found["at"] if found else time.monotonic() - started, 3)
         if found:
             with same_draws_everywhere():  # Hypothesis replays the found case's numbers and shrinks them
