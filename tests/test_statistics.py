@@ -100,6 +100,10 @@ def test_fuzz_finds_each_statistics_misreading(key: str, tmp_path: Path) -> None
     report = fuzz(misreading(key), FuzzSettings("ludo", max_time=20.0), tmp_path)
     assert report.finding is not None and report.finding.kind is Status.DIVERGES, report.explanation
     assert report.finding.steps() <= 10
+    rate = report.rate()  # a finding within a second: a rate of the search's own cases, not of shrinking's
+    (campaign,) = report.campaigns
+    assert campaign.search_cases is not None and campaign.search_cases < campaign.cases
+    assert 0 < rate["requests_per_second"] < 1e6 and 0 < rate["shrink_share"] < 1
     assert report.divergence is not None and report.divergence.difference.path.startswith("stats.ludo.")
     assert report.replays == "replays to the same mismatch", report.replays
     (written,) = tmp_path.glob("*.yaml")

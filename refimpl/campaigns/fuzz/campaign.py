@@ -98,6 +98,8 @@ class CampaignResult:
     finding: Finding | None = None
     timed_out: bool = False  # the time budget ended the search
     search_seconds: float = 0.0  # of ``seconds``, the search (the rest: shrinking and confirming a finding)
+    search_cases: int | None = None  # of ``cases`` and ``requests``, the search's (None: all of them)
+    search_requests: int | None = None
     interrupted: str | None = None  # SIGINT or SIGTERM stopped the campaign (its finding, if any, is kept)
 
 
@@ -262,7 +264,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             return False
         case = cut(broken_by[0] or case, step, kind)
         if not found:
-            found.update(kind=kind, case=case, at=now - started, first_steps=len(case.steps))
+            found.update(kind=kind, case=case, at=time.monotonic() - started, first_steps=len(case.steps))
             if progress is not None:
                 progress(f"{kind} after {result.cases} cases ({now - started:.1f} s); shrinking a "
                          f"{len(case.steps)}-step case")
@@ -288,7 +290,8 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 if attempt(draw) and found["case"] is not first:
                     found["choices"] = draw.choices
             since_improved[0] = 0
-        result.search_seconds = round(found["at"] if found else time.monotonic() - started, 3)
+        result.search_seconds = round(time.monotonic() - started, 3)
+        result.search_cases, result.search_requests = result.cases, result.requests
         if found:
             with same_draws_everywhere():  # Hypothesis replays the found case's numbers and shrinks them
                 shrink_choices(found["choices"], fails, seed)

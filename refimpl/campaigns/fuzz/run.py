@@ -44,10 +44,12 @@ class FuzzReport:
     def rate(self) -> dict[str, float]:
         """Cases and requests a second of search, over the campaigns, and the share of the time that went to
         shrinking and confirming a finding."""
-        search = sum(c.search_seconds for c in self.campaigns) or 1e-9
-        total = sum(c.seconds for c in self.campaigns) or 1e-9
-        return {"cases_per_second": round(self.cases / search, 1),
-                "requests_per_second": round(self.requests / search, 1),
+        search = max(sum(c.search_seconds for c in self.campaigns), 1e-3)  # a finding at once: not a rate of 1e10
+        total = max(sum(c.seconds for c in self.campaigns), search)
+        cases = sum(c.cases if c.search_cases is None else c.search_cases for c in self.campaigns)
+        requests = sum(c.requests if c.search_requests is None else c.search_requests for c in self.campaigns)
+        return {"cases_per_second": round(cases / search, 1),
+                "requests_per_second": round(requests / search, 1),
                 "shrink_share": round(max(0.0, total - search) / total, 3)}
 
     @property
