@@ -620,3 +620,6 @@ def test_a_long_first_finding_is_weighed_against_more_cases(tmp_path: Path) -> N
     report = fuzz(misread, FuzzSettings("black-fog", max_time=20), tmp_path)
     assert report.finding is not None and report.finding.first_steps > campaign.LONG_FINDING
     assert report.finding.steps() <= 10
+    (run,) = report.campaigns  # the extra cases are search: shrinking's own window starts after them
+    assert not report.finding.shrink_cut
+    assert abs(run.search_seconds + report.finding.shrink_seconds - run.seconds) < 0.05

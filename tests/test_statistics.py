@@ -86,13 +86,43 @@ class NoRecords(ReferenceDriver):
     capabilities = frozenset({"legal"})
 
 
-def test_a_build_without_the_capability_is_not_sent_stats() -> None:
+def test_a_build_without_the_capability_is_not_judged_on_statistics() -> None:
+    """A trace with stats steps is not run for a build that keeps no records (it would pass, crediting LD-STAT-1,
+    with its statistics unchecked; the statistics scenarios skip alike); its other traces run, sent no stats."""
     driver = NoRecords()
     driver.transcript = []
-    (result,) = replay_all([load_trace(TRACE)], driver, oracle=ReferenceDriver())
-    assert result.status is Status.CONFORMS
-    sent = [m["request"].get("op") for m in driver.transcript if "request" in m]
-    assert "stats" not in sent and sent.count("start") == 4
+    opening = load_trace(ROOT / "traces" / "ludo" / "seeded-opening.yaml")
+    skipped, ran = replay_all([load_trace(TRACE), opening], driver, oracle=ReferenceDriver())
+    assert skipped.status is Status.NOT_RUN and "capability stats" in skipped.reason
+    assert ran.status is Status.CONFORMS
+    assert "stats" not in [m["request"].get("op") for m in driver.transcript if "request" in m]
+
+
+class RefusesRecords(ReferenceDriver):
+    """Declares stats and refuses it."""
+
+    def batch(self, ops: Any) -> Any:
+        for op in ops:
+            if op[0] == "stats":
+                yield Refused("unknown-op", "no stats")
+            else:
+                yield from super().batch([op])
+
+
+@pytest.mark.parametrize("oracle", [True, False])
+def test_a_build_that_declares_stats_and_refuses_it_fails_at_the_start(oracle: bool) -> None:
+    opening = load_trace(ROOT / "traces" / "ludo" / "seeded-opening.yaml")
+    (result,) = replay_all([opening], RefusesRecords(), oracle=ReferenceDriver() if oracle else None)
+    assert result.status is Status.MISMATCH
+    assert result.failure is not None and result.failure.difference is not None
+    assert result.failure.number == 0 and result.failure.difference.path == "stats"
+
+
+def test_fuzz_twice_on_one_session_judges_the_records_by_their_growth(tmp_path: Path) -> None:
+    """Sent twice, a case's stats answers differ by the first run's games: only their growth must agree."""
+    serve = f"{shlex.quote(sys.executable)} -m refimpl serve"
+    report = fuzz(serve, FuzzSettings("ludo", examples=40, twice=True), tmp_path)
+    assert report.finding is None, report.explanation
 
 
 @pytest.mark.parametrize("key", STATS_MISREADINGS)

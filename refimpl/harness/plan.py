@@ -95,6 +95,16 @@ class Records:
             return answer
         return grown(answer, self.base.get(side))
 
+    @classmethod
+    def judged(cls, probes: list[Probe], answers: list[Outcome]) -> list[Outcome]:
+        """One side's answers to a plan as they are judged: the ``records`` probes' left out, each ``stats``
+        answer as its growth (what two runs of one plan on one session must agree on)."""
+        records, out = cls(), []
+        for probe, answer in zip(probes, answers):
+            if not records.seen(probe, build=answer):
+                out.append(records.since(probe, "build", answer))
+        return out
+
 
 def is_refusal(outcome: Outcome) -> bool:
     return isinstance(outcome, (Rejected, Refused))

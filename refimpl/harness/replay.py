@@ -18,13 +18,13 @@ from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..games import JSON
+from ..games import GAMES, JSON
 from ..status import Status
 from ..util import jsonio
 from .chance import Rewriter, explicit_trace, is_explicit
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
-from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter
+from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
 from .trace import Step, Trace
 
 
@@ -270,7 +270,10 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             return False
         if result.difference is not None:  # not ok
             step = result.step
-            line = step.line_of(result.difference.path) if step is not None and not result.by_reference else \
+            path = result.difference.path  # a stats step's expectation is written without the stats. of its paths
+            if step is not None and step.kind == "request" and (step.start or {}).get("op") == "stats":
+                path = path.removeprefix("stats.")
+            line = step.line_of(path) if step is not None and not result.by_reference else \
                 (step.line if step is not None else None)
             kept.add(replace(result, line=line))
             return True
@@ -283,10 +286,11 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             if failed:
                 continue  # sent ahead before the trace failed: read, not judged
             if records.seen(probe, reference=reference, build=outcome):
-                if is_refusal(outcome) and current is not None and current.ok:  # it declared stats
+                if is_refusal(outcome) and (current is None or current.ok):  # it declared stats
                     refused = Difference("stats", "the records", _show_outcome(outcome))
-                    current = replace(current, difference=refused, failure=_detail(
-                        probe, step_request, outcome, None, reference, before, refused, False))
+                    shown = _detail(probe, step_request, outcome, None, reference, before, refused, False)
+                    current = StepResult(0, None, None, None, _show_outcome(outcome), refused, False, shown) \
+                        if current is None else replace(current, difference=refused, failure=shown)
                 continue
             outcome = records.since(probe, "build", outcome)
             if reference is not None:
@@ -342,9 +346,17 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
 
 
 def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
-    if driver.supports(trace.game, trace.ruleset):
-        return None
-    return TraceResult(trace, Status.NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
+    """Why ``trace`` is not run against ``driver``, or None: a game or ruleset it does not declare, or ``stats``
+    steps in a game that keeps records when it does not declare the capability ``stats`` (such a trace would
+    pass without its statistics checked, crediting LD-STAT-1; the scenarios skip alike)."""
+    if not driver.supports(trace.game, trace.ruleset):
+        return TraceResult(trace, Status.NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
+    if trace.game in GAMES and GAMES[trace.game].info.statistics and not keeps_records(driver, trace.game) \
+            and any(is_stats(step_op(trace, step)) for step in trace.steps):
+        return TraceResult(trace, Status.NOT_RUN,
+                           reason=f"{driver.name} does not keep statistics (capability stats), which its stats "
+                                  "steps ask")
+    return None
 
 
 def replay(trace: Trace, driver: Driver, ruleset: str | None = None, oracle: Driver | None = None) -> TraceResult:

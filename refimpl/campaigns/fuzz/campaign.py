@@ -22,6 +22,7 @@ from typing import Any
 
 from ...games import GAMES
 from ...harness.driver import BuildBroke
+from ...harness.plan import Records
 from ...harness.processes import acknowledge, check_stop
 from ...harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from ...rulebook.profiles import Profile, using
@@ -222,7 +223,8 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             return Status.DIVERGES, judged.divergence.step
         if s.twice:
             again = list(target.batch([p.op for p in judged.probes]))
-            if again != judged.outcomes:
+            # the session's records have grown by the first run's games: their growth must agree, not their sum
+            if Records.judged(judged.probes, again) != Records.judged(judged.probes, judged.outcomes):
                 return Status.NONDETERMINISTIC, len(case.steps)
         return None, 0
 
@@ -268,11 +270,14 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             if progress is not None:
                 progress(f"{kind} after {result.cases} cases ({now - started:.1f} s); shrinking a "
                          f"{len(case.steps)}-step case")
-            hypothesis_until[0] = time.monotonic() + s.shrink_time * 0.5
         elif case.size() < found["case"].size():
             found["case"] = case
             since_improved[0] = 0
         return True
+
+    def search_ends() -> None:
+        result.search_seconds = round(time.monotonic() - started, 3)
+        result.search_cases, result.search_requests = result.cases, result.requests
 
     shrinker: Shrinker | None = None
     try:
@@ -281,6 +286,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             draw = Draw(seed=cases.getrandbits(64))
             if attempt(draw):
                 found["choices"] = draw.choices
+        search_ends()
         if found and len(found["case"].steps) > LONG_FINDING:
             # A long first finding: a few more cases, and the shortest failing one is shrunk (shrinking cannot
             # always undo a long route: Black Fog's stream moves on, so a set-up cannot start half way).
@@ -290,9 +296,10 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 if attempt(draw) and found["case"] is not first:
                     found["choices"] = draw.choices
             since_improved[0] = 0
-        result.search_seconds = round(time.monotonic() - started, 3)
-        result.search_cases, result.search_requests = result.cases, result.requests
+            search_ends()  # those cases are search too: shrinking's time starts after them
         if found:
+            shrink_from = time.monotonic()
+            hypothesis_until[0] = shrink_from + s.shrink_time * 0.5
             with same_draws_everywhere():  # Hypothesis replays the found case's numbers and shrinks them
                 shrink_choices(found["choices"], fails, seed)
             check_stop()  # a signal whose exception Hypothesis's callbacks swallowed
@@ -303,7 +310,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                     kind, step = run(case)
                 return step if kind == found["kind"] else None
 
-            shrinker = Shrinker(check, found["at"] + started + s.shrink_time)
+            shrinker = Shrinker(check, shrink_from + s.shrink_time)
             found["case"] = shrinker.run(found["case"])
     except KeyboardInterrupt:
         if not found:
@@ -318,6 +325,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         cause, stderr = broke.get("cause", ("", "")) if found["kind"] == Status.BROKE else ("", "")
         was_cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
         result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3), found["first_steps"],
-                                 round(time.monotonic() - started - found["at"], 3), was_cut, cause, stderr)
+                                 round(time.monotonic() - started - result.search_seconds, 3), was_cut, cause,
+                                 stderr)
     result.seconds = round(time.monotonic() - started, 3)
     return result
