@@ -45,30 +45,18 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     Exit 0 when every game reaches --min-score, 1 when one does not, 2 bad usage or a stale
     equivalents file.
     """
-    from ..campaigns.mutants import (
-        MutantsError,
-        equivalence,
-        game_of,
-        load_equivalents,
-        population,
-        run_campaign,
-        sample,
-        score,
-        score_json,
-        score_text,
-        stale_judgements,
-    )
+    from ..campaigns import mutants as meter
 
-    everything = population()
-    known = sorted({game_of(s.file) for s in everything})
+    everything = meter.population()
+    known = sorted({meter.game_of(s.file) for s in everything})
     unknown = [g for g in games if g not in known]
     if unknown:
         fail(f"unknown game {unknown[0]!r} (known: {', '.join(known)})")
     try:
-        judgements = load_equivalents()
-    except MutantsError as exc:
+        judgements = meter.load_equivalents()
+    except meter.MutantsError as exc:
         fail(str(exc))
-    stale = stale_judgements(judgements, everything)
+    stale = meter.stale_judgements(judgements, everything)
     if stale:
         fail("refimpl/campaigns/mutants/equivalents.yaml no longer fits the code; review these entries:\n  "
              + "\n  ".join(stale))
@@ -78,9 +66,9 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
             fail(f"no mutant with id {unknown_ids[0]!r} (refimpl mutants --list shows them)")
         chosen = [s for s in everything if s.id in ids]
     else:
-        chosen = [s for s in sample(everything, size, seed) if not games or game_of(s.file) in games]
+        chosen = [s for s in meter.sample(everything, size, seed) if not games or meter.game_of(s.file) in games]
     if skip_equivalent:
-        chosen = [s for s in chosen if equivalence(s, judgements) is None]
+        chosen = [s for s in chosen if meter.equivalence(s, judgements) is None]
     if list_only:
         click.echo(mutant_list(chosen), nl=False)
         return
@@ -96,7 +84,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     try:
         with scope():
-            records = run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge, cluster)
+            records = meter.run_campaign(chosen, Path(out), jobs, timeout, fresh, progress, judge, cluster)
     except ExecutorError as exc:
         fail(f"{exc}; the results so far are kept in {out}/results.jsonl")
     except KeyboardInterrupt as exc:
@@ -105,13 +93,13 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
         click.echo(f"INTERRUPTED ({word}): the results so far are kept in {out}/results.jsonl; "
                    f"the same command resumes from them", err=True)
         sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
-    result = score(records, chosen, judgements)
+    result = meter.score(records, chosen, judgements)
     header = (f"Mutants: {len(chosen)} of {len(everything)} (sample {size or 'all'}, seed {seed}), judged by {judge}; "
               f"results in {out}/results.jsonl\n")
     if fmt == "json":
-        click.echo(json.dumps(score_json(result), indent=2))
+        click.echo(json.dumps(meter.score_json(result), indent=2))
     else:
-        click.echo(score_text(result, header), nl=False)
+        click.echo(meter.score_text(result, header), nl=False)
     low = [g for g, t in result.by_game.items() if min_score is not None and t.score is not None
            and 100 * t.score < min_score]
     sys.exit(Exit.DOES_NOT_CONFORM if low else Exit.CONFORMS)

@@ -40,6 +40,15 @@ Op = tuple[Any, ...]
 Outcome = dict[str, JSON] | Rejected | Refused | list[JSON]
 
 
+def refusal_words(outcome: Any, message: bool = False) -> str | None:
+    """A rejection or refusal in words, ``rejected CODE`` or ``error CODE`` (``: message`` after it with
+    ``message``); None for an answer that is neither."""
+    if isinstance(outcome, (Rejected, Refused)):
+        said = f"{'rejected' if isinstance(outcome, Rejected) else 'error'} {outcome.code}"
+        return f"{said}: {outcome.message}" if message else said
+    return None
+
+
 class DriverError(KitError):
     """The driver could not do what was asked (no such game in the build, a refused start...)."""
 
@@ -245,4 +254,4 @@ class ReferenceDriver(CallsByBatch):
 
 
 __all__ = ["BadAnswer", "BuildBroke", "CallsByBatch", "Driver", "DriverError", "Op", "Outcome",
-           "ReferenceDriver", "Refused", "Rejected", "default_ruleset", "outcome", "request"]
+           "ReferenceDriver", "Refused", "Rejected", "default_ruleset", "outcome", "refusal_words", "request"]

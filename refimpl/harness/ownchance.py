@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAMES, BadSetup, RuleViolation
-from .driver import BuildBroke, Driver, Refused, Rejected
+from .driver import BuildBroke, Driver, Rejected, refusal_words
 
 ALPHA = 1e-7  # each distribution test's false-alarm rate: three tests, under one in a million per run
 ROLLS = 1200  # Ludo throws judged: a die with one face twice as likely is caught in every run of 2,000 simulated
@@ -170,6 +170,22 @@ class Judge:
                                                       for k in range(i + 1, len(seen)))
         return found, distinct
 
+    def adopt(self, seed: int, setup: Mapping[str, Any], answer: Any, unlike: str,
+              drawn_rules: Callable[[Any], str | None] | None = None) -> str:
+        """Start the reference on ``setup``, the set-up that gives the map the build drew in ``answer``; what is
+        wrong with that map in words ("" when nothing): no map a set-up gives (``unlike`` says how), one
+        ``drawn_rules`` finds against the rules of a drawn map, or a start other than the reference's on it."""
+        try:
+            self.state = self.engine.new_state(self.ruleset, seed, setup)
+        except BadSetup as exc:
+            return f"its map is {unlike}: {exc.message}"
+        problem = drawn_rules(self.state) if drawn_rules is not None else None
+        if problem is not None:
+            return f"its map breaks the rules of a drawn map: {problem}"
+        if not self._same(self._view(self.state), answer):
+            return "its start is not the reference's start on the same map"
+        return ""
+
     def follow(self, action: Any, answer: Any) -> bool:
         """Play ``action`` (no chance in it) on the reference; whether the build's answer is the reference's."""
         try:
@@ -190,11 +206,8 @@ def _as_written(driver: Driver, op: Any) -> Any:
 
 
 def _describe(answer: Any) -> str:
-    if isinstance(answer, Rejected):
-        return f"it answered rejected {answer.code}: {answer.message}"
-    if isinstance(answer, Refused):
-        return f"it answered error {answer.code}: {answer.message}"
-    return "its answer is the reference's answer to none of them"
+    said = refusal_words(answer, message=True)
+    return f"it answered {said}" if said else "its answer is the reference's answer to none of them"
 
 
 def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict]:
@@ -267,17 +280,9 @@ def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
             break
         shown = given if isinstance(given := answer.get("map"), dict) else {}
         setup = {"map": {"apple": shown.get("apple"), "water": shown.get("water")}}
-        try:
-            j.state = j.engine.new_state(ruleset, seed, setup)
-        except BadSetup as exc:
-            maps.impossible = f"its map is no map at all: {exc.message}"
-            break
-        problem = j.engine.drawn_map_problem(j.state)  # type: ignore[attr-defined]  # the Black Fog engine
-        if problem is not None:
-            maps.impossible = f"its map breaks the rules of a drawn map: {problem}"
-            break
-        if not j._same(j._view(j.state), answer):
-            maps.impossible = "its start is not the reference's start on the same map"
+        drawn_rules = j.engine.drawn_map_problem  # type: ignore[attr-defined]  # the Black Fog engine's own check
+        maps.impossible = j.adopt(seed, setup, answer, "no map at all", drawn_rules)
+        if maps.impossible:
             break
         maps.judged += 1
         for _step in range(2000):
@@ -328,13 +333,8 @@ def judge_conquest_king(driver: Driver, ruleset: str, starts: int = CONQUEST_MAP
         if not isinstance(answer, dict):
             maps.impossible = f"it refused a start without terrain: {_describe(answer)}"
             break
-        try:
-            j.state = j.engine.new_state(ruleset, seed, {"terrain": answer.get("terrain")})
-        except BadSetup as exc:
-            maps.impossible = f"its map is no map a set-up could give: {exc.message}"
-            break
-        if not j._same(j._view(j.state), answer):
-            maps.impossible = "its start is not the reference's start on the same map"
+        maps.impossible = j.adopt(seed, {"terrain": answer.get("terrain")}, answer, "no map a set-up could give")
+        if maps.impossible:
             break
         maps.judged += 1
     return [maps]

@@ -23,7 +23,7 @@ from ..status import Status
 from ..util import jsonio
 from .chance import Rewriter, explicit_trace, is_explicit
 from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
-from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, request
+from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, refusal_words, request
 from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
 from .trace import Step, Trace
 
@@ -117,15 +117,6 @@ def _show_outcome(outcome: Any) -> Any:
     return outcome
 
 
-def _brief(outcome: Outcome) -> Any:
-    """An outcome in a word, where a code was due: None for an accepted request."""
-    if isinstance(outcome, Rejected):
-        return f"rejected {outcome.code}"
-    if isinstance(outcome, Refused):
-        return f"error {outcome.code}"
-    return None
-
-
 def outcome_difference(expected: Outcome, actual: Outcome, prefix: str = "") -> Difference | None:
     """The first way ``actual`` differs from ``expected`` as a whole answer: a view compared whole (a key
     missing or extra is a difference), a rejection or refusal by its code, a legal list as a set."""
@@ -172,10 +163,10 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
             return expected, Difference("start", expected or "a state", _show_outcome(outcome))
         return expected, None if expected is None else first_difference(expected, outcome)
     if step.reject is not None:
-        actual = outcome.code if isinstance(outcome, Rejected) else _brief(outcome)
+        actual = outcome.code if isinstance(outcome, Rejected) else refusal_words(outcome)
         return {"rejected": step.reject}, None if actual == step.reject else Difference("rejected", step.reject, actual)
     if step.error is not None:
-        actual = outcome.code if isinstance(outcome, Refused) else _brief(outcome)
+        actual = outcome.code if isinstance(outcome, Refused) else refusal_words(outcome)
         return {"error": step.error}, None if actual == step.error else Difference("error", step.error, actual)
     expected = step.expect or {}
     if isinstance(outcome, list):

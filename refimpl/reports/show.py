@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import KitError
 from ..harness.compare import every_whole_difference
-from ..harness.driver import Driver, ReferenceDriver, Refused, Rejected, request
+from ..harness.driver import Driver, ReferenceDriver, refusal_words, request
 from ..harness.plan import step_op
 from ..harness.trace import Trace
 from . import pictures
@@ -48,20 +48,12 @@ def position(trace: Trace, number: int, driver: Driver, observer: str | None = N
     outcome = next(iter(driver.batch([start])))
     if number == 0:
         return Position(0, "start", request(start), None, _view(driver, observer),
-                        _refusal(outcome))
+                        refusal_words(outcome) or "")
     for step in trace.steps[:number]:
         before = _view(driver, observer)
         op = step_op(trace, step)
         outcome = next(iter(driver.batch([op])))
-    return Position(number, step.label(), request(op), before, _view(driver, observer), _refusal(outcome))
-
-
-def _refusal(outcome: Any) -> str:
-    if isinstance(outcome, Rejected):
-        return f"rejected {outcome.code}"
-    if isinstance(outcome, Refused):
-        return f"error {outcome.code}"
-    return ""
+    return Position(number, step.label(), request(op), before, _view(driver, observer), refusal_words(outcome) or "")
 
 
 def differing_paths(expected: Any, actual: Any) -> list[str]:

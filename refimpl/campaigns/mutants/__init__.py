@@ -2,20 +2,20 @@
 ``verify`` (or ``fuzz``) tell from the reference? See campaign.py for how a mutant is served and judged."""
 
 from .campaign import (
-                       EQUIVALENTS,
-                       Judgement,
-                       MutantsError,
-                       Score,
-                       equivalence,
-                       game_of,
-                       load_equivalents,
-                       population,
-                       run_campaign,
-                       sample,
-                       score,
-                       score_json,
-                       score_text,
-                       stale_judgements,
+    EQUIVALENTS,
+    Judgement,
+    MutantsError,
+    Score,
+    equivalence,
+    game_of,
+    load_equivalents,
+    population,
+    run_campaign,
+    sample,
+    score,
+    score_json,
+    score_text,
+    stale_judgements,
 )
 from .operators import OPERATORS, Site, mutate
 
