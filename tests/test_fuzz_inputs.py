@@ -35,3 +35,14 @@ def test_ludo_set_ups_sometimes_have_a_seat_home_already_which_the_game_refuses(
             except RuleViolation:
                 refused += 1
     assert refused >= 5
+
+
+def test_one_value_is_sometimes_sent_wrapped_in_a_list_or_beside_another() -> None:
+    """A claim's region as ["south-pass"] (a builder reading one-item lists as malformed: BL-FORM-1), or as two
+    values where one is due."""
+    claim = {"type": "claim", "claims": {"red": "north-pass", "blue": "south-pass"}}
+    bent = [bend_value(Draw(seed=s), claim, [claim]) for s in range(400)]
+    assert {"type": "claim", "claims": {"red": "north-pass", "blue": ["south-pass"]}} in bent \
+        or {"type": "claim", "claims": {"red": ["north-pass"], "blue": "south-pass"}} in bent
+    assert {"type": "claim", "claims": {"red": "north-pass", "blue": ["south-pass", "south-pass"]}} in bent \
+        or {"type": "claim", "claims": {"red": ["north-pass", "north-pass"], "blue": "south-pass"}} in bent
