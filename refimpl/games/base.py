@@ -132,6 +132,18 @@ class Game(Generic[S, A]):
         may take now, which never depend on what it cannot see; other games ignore it."""
         raise NotImplementedError
 
+    def actions_json(self, actions: list[A]) -> list[JSON]:
+        """The JSON forms of ``actions`` (``action_json`` of each). An engine whose ``legal_actions`` and
+        ``extra_actions`` make each action afresh as JSON gives the list itself (Conquest King lists 922
+        deployments: copying them was a twentieth of a fuzz campaign)."""
+        return [self.action_json(a) for a in actions]
+
+    def observer_legal(self, state: S, observer: str | None, actions: list[A]) -> list[A]:
+        """``legal_actions(state, observer)`` for a caller that has the referee's list of ``state`` already
+        (``actions``), so a game that can pick the observer's actions out of it need not work the list out
+        again. Raises what ``legal_actions`` raises."""
+        return actions if observer is None else self.legal_actions(state, observer)
+
     def apply(self, state: S, action: A) -> S:
         """The state after ``action``. Raises IllegalAction (state untouched: states are immutable)."""
         raise NotImplementedError

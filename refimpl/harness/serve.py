@@ -131,7 +131,7 @@ class Session:
             actions = engine.legal_actions(self.state, req.get("observer"))
         except RuleViolation as exc:
             raise RequestError("bad-request", exc.message) from None
-        return {"actions": [engine.action_json(a) for a in actions]}
+        return {"actions": engine.actions_json(actions)}
 
     def restart(self, req: dict[str, Any]) -> dict[str, Any]:
         """The start state again, from any state: same ruleset, seed and set-up (BL-RESTART-1, LQ-RESTART-1);

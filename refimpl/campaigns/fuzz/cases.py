@@ -122,8 +122,10 @@ class Mirror(ReferenceDriver):
     def __init__(self, case: Case, start: bool = True) -> None:
         super().__init__()
         self.game = case.game
-        self._legal: tuple[Any, Any, list[JSON]] | None = None  # (engine, state, its legal actions as JSON)
+        # (engine, state, the referee's legal actions, those as JSON) while the mirror stays at one position
+        self._legal: tuple[Any, Any, list[Any], list[JSON]] | None = None
         self._options: tuple[Any, Any, Options] | None = None
+        self._shown: tuple[Any, JSON] | None = None  # (state, the referee's view of it the latest answer showed)
         if start:
             self.send(("start", case.game, case.ruleset, case.seed, case.setup))
 
@@ -138,15 +140,30 @@ class Mirror(ReferenceDriver):
     def state(self) -> Any:
         return self.session.state
 
+    def _here(self, engine: Game[Any, Any], state: Any) -> tuple[Any, Any, list[Any], list[JSON]]:
+        here = self._legal
+        if here is None or here[0] is not engine or here[1] is not state:
+            actions = engine.legal_actions(state)
+            here = self._legal = (engine, state, actions, engine.actions_json(actions))
+        return here
+
+    def referee_view(self) -> JSON:
+        """The referee's view of the mirror's position: the one its latest answer showed, while it is there."""
+        shown = self._shown
+        if shown is not None and shown[0] is self.state:
+            return shown[1]
+        return self.engine.view(self.state)
+
     def legal_json(self, engine: Game[Any, Any], state: Any) -> list[JSON]:
         """The legal actions of ``state`` as JSON (what the session answers ``legal`` with), worked out once
         while the mirror stays at that state (states are values that never change)."""
-        here = self._legal
-        if here is not None and here[0] is engine and here[1] is state:
-            return here[2]
-        legal = [engine.action_json(a) for a in engine.legal_actions(state)]
-        self._legal = (engine, state, legal)
-        return legal
+        return self._here(engine, state)[3]
+
+    def observer_json(self, engine: Game[Any, Any], state: Any, observer: str) -> list[JSON]:
+        """``observer``'s legal actions of ``state`` as JSON, picked out of the referee's list the mirror has
+        worked out there (``Game.observer_legal``). Raises RuleViolation as ``legal_actions`` does."""
+        here = self._here(engine, state)
+        return engine.actions_json(engine.observer_legal(state, observer, here[2]))
 
     def options(self) -> Options:
         """What can be done at the mirror's position (see ``options``)."""
@@ -158,25 +175,29 @@ class Mirror(ReferenceDriver):
             found = Options([], [])
         else:
             legal = self.legal_json(engine, state)
-            found = Options(legal, legal + [engine.action_json(a) for a in engine.extra_actions(state)])
+            found = Options(legal, legal + engine.actions_json(engine.extra_actions(state)))
         self._options = (engine, state, found)
         return found
 
     def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
-        """As the reference answers ``ops``; the legal list of the position the mirror is in (asked without an
-        observer) is the one it has worked out there, the list the session would answer with."""
+        """As the reference answers ``ops``; a legal list of the position the mirror is in is picked out of
+        the referee's list it has worked out there, the list the session would answer with."""
         for op in ops:
             engine, state = self.session.game, self.session.state
-            if op[0] == "legal" and (len(op) < 2 or op[1] is None) and engine is not None \
-                    and self.transcript is None:
+            if op[0] == "legal" and engine is not None and self.transcript is None:
+                observer = op[1] if len(op) > 1 else None
                 try:
-                    actions = self.legal_json(engine, state)
+                    actions = self.legal_json(engine, state) if observer is None \
+                        else self.observer_json(engine, state, observer)
                 except RuleViolation:
                     pass  # the session refuses it, in its own words
                 else:
                     yield outcome(op, {"ok": True, "actions": actions})
                     continue
-            yield from super().batch((op,))
+            for answer in super().batch((op,)):
+                if op[0] in ("start", "apply", "restart") and type(answer) is dict:
+                    self._shown = (self.session.state, answer)
+                yield answer
 
 
 def _kind(action: JSON) -> str:
@@ -192,53 +213,70 @@ def _kind(action: JSON) -> str:
 
 class Options:
     """What can be done at one position, worked out once for every draw from it: the legal actions, those
-    together with the ones ``legal`` leaves out (``every``), the first action of each kind in ``every``, and
-    ``every`` by type and kind (for ``pick_action``)."""
+    together with the ones ``legal`` leaves out (``every``), the types of ``every``, and the actions of a type by
+    kind, worked out when a draw asks for that type. A Conquest King deployment lists 922 actions, half of them
+    an ambush: sorting every one by kind took longer than the rest of the draw (380 µs), and most draws pick
+    another type or no action at all."""
 
-    __slots__ = ("legal", "every", "firsts", "_groups")
+    __slots__ = ("legal", "every", "_names", "_kinds")
 
     def __init__(self, legal: list[JSON], every: list[JSON]) -> None:
         self.legal, self.every = legal, every
-        self.firsts: dict[str, JSON] = {}  # kind: its first action, kinds in the order they first appear
-        groups: dict[str, dict[str, list[JSON]]] = {}
-        kinds: dict[tuple[Any, tuple[str, ...]], str] = {}  # (type, true flags): the kind, worked out once
-        for a in every:  # one pass without calls: long lists (Conquest King's 900 deployments) run through here
-            if type(a) is dict:
-                type_ = a.get("type")
-                if type(type_) is not str:
-                    type_ = str(type_)
-                if True in a.values():  # a value equal to true (1 and 1.0 are): its flags are those that are true
-                    key = (type_, tuple([k for k, v in a.items() if v is True]))
-                    kind = kinds.get(key)
-                    if kind is None:
-                        kind = kinds[key] = "+".join([type_] + sorted(key[1]))
-                else:
-                    kind = type_
+        try:  # an engine's actions: mappings with a type that is a string (one pass in C)
+            names: list[str] = [a["type"] for a in every]
+            if any(type(n) is not str for n in set(names)):
+                raise TypeError
+        except (TypeError, KeyError, IndexError):  # anything else (a vocabulary of bent actions)
+            names = [_type_name(a) for a in every]
+        self._names = names
+        self._kinds: dict[str, dict[str, list[JSON]]] = {}
+
+    def types(self) -> list[str]:
+        """The types of ``every``, sorted."""
+        return sorted(set(self._names))
+
+    def firsts(self) -> list[JSON]:
+        """The first action of each type, in the order of ``every``."""
+        names = self._names
+        first = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))  # a type: where it first appears
+        return [self.every[i] for i in sorted(first.values())]
+
+    def kinds(self, type_: str) -> dict[str, list[JSON]]:
+        """The actions of ``type_`` by kind (``_kind``), each kind in the order of ``every``."""
+        found = self._kinds.get(type_)
+        if found is not None:
+            return found
+        found = {}
+        flagged: dict[tuple[str, ...], str] = {}  # true flags: the kind, worked out once
+        for a, name in zip(self.every, self._names):
+            if name != type_:
+                continue
+            if type(a) is dict and True in a.values():  # a value equal to true (1 and 1.0 are): flags are the true ones
+                flags = tuple([k for k, v in a.items() if v is True])
+                kind = flagged.get(flags)
+                if kind is None:
+                    kind = flagged[flags] = "+".join([name] + sorted(flags)) if flags else name
             else:
-                type_ = kind = "?"
-            by_kind = groups.get(type_)
-            if by_kind is None:
-                by_kind = groups[type_] = {}
-            same = by_kind.get(kind)
+                kind = name
+            same = found.get(kind)
             if same is None:
-                by_kind[kind] = [a]
-                self.firsts.setdefault(kind, a)
+                found[kind] = [a]
             else:
                 same.append(a)
-        self._groups = groups
-
-    def groups(self) -> dict[str, dict[str, list[JSON]]]:
-        """``every`` by type, then by kind, each group in the order of ``every``."""
-        return self._groups
+        self._kinds[type_] = found
+        return found
 
 
-def pick_action(d: Draw, options: Sequence[JSON], groups: dict[str, dict[str, list[JSON]]] | None = None) -> JSON:
+def _type_name(action: JSON) -> str:
+    """An action's type as ``Options`` sorts it: ``?`` for what is not a mapping."""
+    return str(action.get("type")) if type(action) is dict else "?"
+
+
+def pick_action(d: Draw, options: Sequence[JSON] | Options) -> JSON:
     """A type first, then a kind of that type (its true flags: an attack, an ambush), then an action of that
-    kind: a rare kind (complete deployment, reveal an ambush, attack) is as likely as a common one.
-    ``groups``: ``options`` by type and kind, when they are already known (``Options.groups``)."""
-    if groups is None:
-        groups = Options([], list(options)).groups()
-    by_kind = groups[d.pick(sorted(groups))]
+    kind: a rare kind (complete deployment, reveal an ambush, attack) is as likely as a common one."""
+    here = options if isinstance(options, Options) else Options([], list(options))
+    by_kind = here.kinds(d.pick(here.types()))
     return d.pick(by_kind[d.pick(sorted(by_kind))])
 
 
@@ -247,8 +285,8 @@ def options(engine: Game[Any, Any], state: Any) -> tuple[list[JSON], list[JSON]]
     a seeded throw, time passing)."""
     if state is None:
         return [], []
-    legal = [engine.action_json(a) for a in engine.legal_actions(state)]
-    return legal, legal + [engine.action_json(a) for a in engine.extra_actions(state)]
+    legal = engine.actions_json(engine.legal_actions(state))
+    return legal, legal + engine.actions_json(engine.extra_actions(state))
 
 
 def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON, str]:
@@ -267,13 +305,18 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
             # A type, then an action of it, from the engine's own actions: neither written as JSON nor sorted
             # by kind, since only the position they reach is kept (Conquest King's deployments cost a case
             # a tenth of its time the other way).
-            by_type: dict[str, list[Any]] = {}
-            for a in engine.legal_actions(state):
-                by_type.setdefault(str(a.get("type")) if type(a) is dict else type(a).__name__, []).append(a)
-            if not by_type:
+            actions = engine.legal_actions(state)
+            if not actions:
                 break
+            try:  # JSON actions with a type (one pass in C), else action values named by their class
+                names = [a["type"] for a in actions]
+                if any(type(n) is not str for n in set(names)):
+                    raise TypeError
+            except (TypeError, KeyError, IndexError):
+                names = [str(a.get("type")) if type(a) is dict else type(a).__name__ for a in actions]
+            chosen = d.pick(sorted(set(names)))
             try:
-                state = engine.apply(state, d.pick(by_type[d.pick(sorted(by_type))]))
+                state = engine.apply(state, d.pick([a for a, n in zip(actions, names) if n == chosen]))
             except RuleViolation:
                 break  # a listed action the rules still refuse (none known; a wrong list must not stop a start)
         setup = engine.setup_of(state)
@@ -326,8 +369,9 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
         return Request("request", dict(STATS))
     here = mirror.options()
     legal, every = here.legal, here.every
-    # the first action of each kind not yet in the vocabulary: each gets bent
-    vocabulary.learn(every[:2] + [a for kind, a in here.firsts.items() if kind not in vocabulary.kinds])
+    # the first action of each type whose kind is not yet in the vocabulary: each gets bent (and so does the first of
+    # each kind of the type a step picks, below)
+    vocabulary.learn(every[:2] + [a for a in here.firsts() if _kind(a) not in vocabulary.kinds])
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
     focus = STEP_FOCUS.get(mirror.game)
     if focus is not None and state is not None:  # the game's own aim, now and then: where its rules are busy
@@ -343,9 +387,12 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
     if what == "records":
         return Request("request", dict(STATS))
     if what in ("play", "bend", "odd"):
-        action = pick_action(d, every, here.groups()) if every else pick_action(d, vocabulary.items or [{"type": "?"}])
+        action = pick_action(d, here) if every else pick_action(d, vocabulary.items or [{"type": "?"}])
+        if every:
+            vocabulary.learn([same[0] for kind, same in here.kinds(_type_name(action)).items()
+                              if kind not in vocabulary.kinds])
         if what == "bend":
-            near = scalars(engine.view(state)) if state is not None else []
+            near = scalars(mirror.referee_view()) if state is not None else []
             action = bend_action(d, action, vocabulary.items, near)
         elif what == "odd":
             action = odd_action(d, action)
@@ -385,7 +432,8 @@ class CaseDraw:
         seed, setup, origin = draw_start(d, game, ruleset, shape.depth)
         self.requests: list[Request] = []
         try:
-            GAMES[game].new_state(ruleset, seed, setup)
+            if setup:  # (a plain start, with a seed draw_start draws, is one every game takes)
+                GAMES[game].new_state(ruleset, seed, setup)
         except RuleViolation:  # a drawn set-up the game refuses: the build must refuse it too, then play on
             self.requests.append(Request("start", {"ruleset": ruleset, "seed": seed, "setup": setup}))
             setup, origin = {}, "plain"

@@ -127,6 +127,10 @@ class BlackFog(Game[State, dict]):
         """The JSON form of ``action``: the mapping itself (a copy)."""
         return dict(action)
 
+    def actions_json(self, actions: list[dict]) -> list[JSON]:
+        """The list itself: ``legal_actions`` and ``extra_actions`` make each action afresh, as JSON."""
+        return actions
+
     def pending(self, state: State) -> str | None:
         """What the game waits for: actions, roll (a die for the moving animal), feed (the players choose
         a feed token for it), fog (the tiles where fog appears), or None once over (BF-ROUND-1)."""

@@ -150,11 +150,19 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
     def action_json(self, action: dict) -> JSON:
         return dict(action)
 
+    def actions_json(self, actions: list[dict]) -> list[JSON]:
+        """The list itself: each action is made afresh, as JSON, by ``_legal`` and ``extra_actions``."""
+        return actions
+
     def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
         """The actions of the rules proper (not ``wait`` and ``register``, which are the lobby's: ruling CK-R11).
         A side (``observer``) gets its own: its deployment, or its phase's moves when it is the side to move;
         never the dice, which are chance (CK-HIDE-1). Implements CK-LEGAL-1."""
-        actions = self._legal(state)
+        return self.observer_legal(state, observer, self._legal(state))
+
+    def observer_legal(self, state: State, observer: str | None, actions: list[dict]) -> list[dict]:
+        """The share of the referee's list ``actions`` that ``observer`` gets (``legal_actions``). Implements
+        CK-HIDE-1. Raises IllegalAction ``unknown-observer``."""
         observer = observer_of(observer)
         if observer == "referee":
             return actions
