@@ -19,7 +19,7 @@ from refimpl.campaigns.fuzz import FuzzSettings, fuzz
 from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case, options
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
-from refimpl.campaigns.fuzz.judge import judge_drawn
+from refimpl.campaigns.fuzz.judge import Upcoming, judge_drawn
 from refimpl.campaigns.fuzz.positions import DRAWERS
 from refimpl.games import GAMES, RuleViolation
 from refimpl.harness.driver import ReferenceDriver, request
@@ -377,6 +377,29 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
     assert judged.case == whole
     assert judged.divergence is None
     assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), st.integers(0, 400))
+def test_a_case_drawn_ahead_while_the_build_answers_is_the_case_drawn_in_its_turn(game: str, seed: int,
+                                                                                  ahead: int) -> None:
+    """The search draws its next case while the build answers the one before (``Upcoming.step``, any number of
+    requests ahead): the requests, the reference's answers and the case are those of the case drawn in its
+    turn, so how long the build took never changes a run."""
+    engine = GAMES[game]
+    shape = CaseShape(max_steps=40, depth=engine.info.typical_length // 2)
+    build = ReferenceDriver()
+
+    def judged(steps_ahead: int) -> Any:
+        upcoming = Upcoming(seed, game, engine.info.default_ruleset, shape).planned_for(build)
+        for _ in range(steps_ahead):
+            upcoming.step()
+        return judge_drawn(upcoming.case_draw(), build, True, upcoming.plan())
+
+    late, early = judged(0), judged(ahead)
+    assert early.case == late.case
+    assert [p.op for p in early.probes] == [p.op for p in late.probes]
+    assert early.answers == late.answers and early.divergence is None
 
 
 def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> None:

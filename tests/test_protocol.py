@@ -190,3 +190,32 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     assert batched[0] < protocol.SEND_CHUNK  # the start went alone, at once
     assert len(batched) <= sum(batched) // protocol.SEND_CHUNK + 3 and len(batched) <= 30, batched
     assert single and writes == [len(b'{"id":302,"op":"state","observer":null}\n')]
+
+
+def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_in_order() -> None:
+    """The build process's idle work (the fuzzer drawing its next case) runs only while an answer is due and
+    none has come, a unit at a time; once it says it has nothing left, the kit waits as before."""
+    import sys
+
+    from refimpl.harness import protocol
+
+    slow = f"{sys.executable} -c \"import sys,time,json\nfor line in sys.stdin:\n" \
+           f"    r=json.loads(line); time.sleep(0.3 if r['op']=='state' else 0)\n" \
+           f"    print(json.dumps({{'id':r['id'],'ok':True,'protocol':1,'build':{{'name':'slow'}},'games':{{}}," \
+           f"'capabilities':[]}} if r['op']=='hello' else {{'id':r['id'],'ok':True,'state':{{'game':'g','ruleset':'v1'," \
+           f"'n':r['id']}}}}), flush=True)\""
+    driver = protocol.ProtocolDriver(slow, pipeline=True)
+    units: list[int] = []
+
+    def idle() -> bool:
+        units.append(len(units))
+        return len(units) < 5
+
+    try:
+        driver.process.idle = idle
+        outcomes = list(driver.batch([("view", None)] * 3))
+    finally:
+        driver.close()
+    assert [o["n"] for o in outcomes] == [1, 2, 3]  # type: ignore[index]
+    # five units of work while the first answer was due; then one try at most for each answer still due
+    assert 5 <= len(units) <= 5 + 3, units

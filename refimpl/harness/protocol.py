@@ -15,7 +15,7 @@ import selectors
 import subprocess
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -80,6 +80,10 @@ class BuildProcess:
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ, "out")
         self._selector.register(self._err, selectors.EVENT_READ, "err")
+        # Work the kit can do while it waits for an answer (the fuzzer draws its next case): called, a unit at a
+        # time, whenever an answer is due and none has arrived and every request is written; returns False when
+        # there is nothing left to do. Its time counts toward the answer's timeout like any other wait.
+        self.idle: Callable[[], bool] | None = None
 
     # --- the pump ------------------------------------------------------------------------------
     def _watch_stdin(self) -> None:
@@ -228,6 +232,8 @@ class BuildProcess:
                 raise self._broke("exited", f"the build closed its output before answering request "
                                   f"{expected_id} (exit status {code})")
             if self._read_ready():
+                continue
+            if self.idle is not None and not self._pending and time.monotonic() < deadline and self.idle():
                 continue
             if time.monotonic() >= deadline:
                 code = self.proc.poll()

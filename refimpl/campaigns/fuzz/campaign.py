@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...games import GAMES
+from ...harness.chance import is_explicit
 from ...harness.driver import BuildBroke
 from ...harness.plan import Records
 from ...harness.processes import acknowledge, check_stop
@@ -29,7 +30,7 @@ from ...rulebook.profiles import Profile, using
 from ...status import Status
 from .cases import Case, CaseDraw, CaseShape, Request
 from .draw import Draw, same_draws_everywhere, shrink_choices
-from .judge import judge, judge_drawn
+from .judge import Upcoming, judge, judge_drawn
 from .shrink import Shrinker
 
 # Hypothesis's shrinking stops after this many tries in a row that do not make the case smaller (a count, not
@@ -177,9 +178,11 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             current = build[0] = ProtocolDriver(job.command, timeout)
         return current
 
-    def run(case: Case | CaseDraw) -> tuple[str | None, int]:
+    def run(case: Case | CaseDraw, upcoming: Upcoming | None = None, after: Upcoming | None = None
+            ) -> tuple[str | None, int]:
         """(what went wrong, the step it went wrong at) for one case, or for one being drawn (it is drawn as
-        it is judged)."""
+        it is judged; ``upcoming``: drawn ahead, then). ``after``: the next case, drawn ahead while the build
+        answers this one."""
         drawn = case if isinstance(case, CaseDraw) else None
         try:
             if found.get("kind") == Status.BROKE and build[0] is not None:
@@ -191,9 +194,12 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 history.append(case)
                 judged = judge(case, target, "legal" in target.capabilities)
             else:
+                target.process.idle = None if after is None else after.planned_for(target).step
                 try:
-                    judged = judge_drawn(drawn, target, "legal" in target.capabilities)
+                    judged = judge_drawn(drawn, target, "legal" in target.capabilities,
+                                         None if upcoming is None else upcoming.plan())
                 finally:
+                    target.process.idle = None
                     history.append(drawn.sent())  # what the build was sent of it
                 case = judged.case
         except BuildBroke as exc:
@@ -241,9 +247,10 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         """Hypothesis's test while shrinking: the case its numbers draw fails as the one found did."""
         return attempt(Draw(data))
 
-    def attempt(draw: Draw) -> bool:
+    def attempt(draw: Draw, upcoming: Upcoming | None = None, after: Upcoming | None = None) -> bool:
         """Draw a case with ``draw`` and run it: True when it fails (while shrinking: the way the one found
-        did, and it is kept when smaller)."""
+        did, and it is kept when smaller). ``upcoming``: the case drawn ahead with ``draw`` (searching);
+        ``after``: the next one, to draw ahead while this one waits for the build."""
         now = time.monotonic()
         if found:
             since_improved[0] += 1
@@ -256,11 +263,18 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             result.timed_out = True
             return False
         with quiet_gc():
-            drawn = CaseDraw(draw, s.game, job.ruleset, shape)
+            if upcoming is not None:
+                connected = connect_or_none()
+                if connected is not None and not is_explicit(connected):
+                    draw = upcoming.planned_for(connected).d
+                else:  # the build does not start (the run says so), or it is sent the explicit form of each
+                    # request, which the case must be drawn whole for (judge_drawn): drawn afresh, as usual
+                    draw, upcoming, after = upcoming.begin_again().d, None, None
+            drawn = CaseDraw(draw, s.game, job.ruleset, shape) if upcoming is None else upcoming.case_draw()
             broken_by[0] = None
             # While searching, the case goes to the build as it is drawn. While shrinking, it is drawn whole
             # first: Hypothesis may end a shrunk case midway, and then the build must not have been sent it.
-            kind, step = run(drawn if not found else drawn.case())
+            kind, step = run(drawn, upcoming, after) if not found else run(drawn.case())
         case = drawn.case()
         if kind is None or (found and kind != found["kind"]):
             return False
@@ -279,20 +293,32 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         result.search_seconds = round(time.monotonic() - started, 3)
         result.search_cases, result.search_requests = result.cases, result.requests
 
+    def ahead(cases: random.Random) -> Upcoming:
+        """The next case of the search, with its own seed in turn, to be drawn ahead while the build answers."""
+        return Upcoming(cases.getrandbits(64), s.game, job.ruleset, shape)
+
+    def connect_or_none() -> ProtocolDriver | None:
+        try:
+            return connect()
+        except BuildBroke:
+            return None
+
     shrinker: Shrinker | None = None
     try:
         cases = random.Random(seed)  # each case's own seed, in turn
+        upcoming = ahead(cases)
         while not found and not result.timed_out and (s.examples is None or result.cases < s.examples):
-            draw = Draw(seed=cases.getrandbits(64))
-            if attempt(draw):
-                found["choices"] = draw.choices
+            this, upcoming = upcoming, ahead(cases)
+            if attempt(this.d, this, upcoming):
+                found["choices"] = this.d.choices
         search_ends()
         if found and len(found["case"].steps) > LONG_FINDING:
             # A long first finding: a few more cases, and the shortest failing one is shrunk (shrinking cannot
             # always undo a long route: Black Fog's stream moves on, so a set-up cannot start half way).
             for _ in range(LOOK_FURTHER):
                 first = found["case"]
-                draw = Draw(seed=cases.getrandbits(64))
+                this, upcoming = upcoming, ahead(cases)
+                draw = Draw(seed=this.seed)  # drawn whole, as cases are while shrinking
                 if attempt(draw) and found["case"] is not first:
                     found["choices"] = draw.choices
             since_improved[0] = 0

@@ -4,8 +4,8 @@ builder acts on: the request, every differing field side by side, the rules that
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,8 @@ from ...harness.compare import MISSING, Difference, first_difference, whole_diff
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ...harness.plan import Probe, Records, is_stats, keeps_records, moves, plan_iter
 from ...harness.replay import _show_outcome, outcome_difference
-from ...harness.trace import Step, Trace
-from .cases import Case, CaseDraw
+from .cases import Case, CaseDraw, CaseShape
+from .draw import Draw
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,84 @@ def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> J
     reference: Driver = ReferenceDriver()
     if is_explicit(build):  # the reference answers the explicit requests such a build is sent
         reference = ExplicitChance(reference)
-    return _judged(case, case.trace(), reference, build, lists_legal, None if full else case.legal_at,
-                   keeps_records(build, case.game))
+    return _judged(case, plan_iter(case.trace(), lists_legal, reference, None if full else case.legal_at,
+                                   records=keeps_records(build, case.game)), build)
 
 
-def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool) -> Judged:
+class Upcoming:
+    """The next case of a search, drawn and answered by the reference ahead of its turn, a request at a time,
+    while the kit waits for the build's answers to the case before it (``step``, the build process's idle
+    work): so neither waits for the other between cases. What it draws does not depend on how far ahead it
+    got: the case has its own seeded draw and its own mirror."""
+
+    def __init__(self, seed: int, game: str, ruleset: str, shape: CaseShape) -> None:
+        self.seed = seed
+        self._case = (game, ruleset, shape)
+        self._for: tuple[bool, bool] | None = None  # (lists_legal, records) of the build it is planned for
+        self.begin_again()
+
+    def begin_again(self) -> Upcoming:
+        """Nothing drawn yet: a fresh draw from the seed."""
+        self.d = Draw(seed=self.seed)
+        self.drawn: CaseDraw | None = None
+        self._plan: Iterator[tuple[Probe, Outcome | None]] | None = None
+        self._made: deque[tuple[Probe, Outcome | None]] = deque()
+        self._error: Exception | None = None
+        self._done = False
+        return self
+
+    def planned_for(self, build: Driver) -> Upcoming:
+        """Plan the case for ``build`` (the requests a build without ``legal`` or ``stats`` is not sent are
+        left out); begun again from its seed if it was planned for a build that differs."""
+        wanted = ("legal" in getattr(build, "capabilities", ()), keeps_records(build, self._case[0]))
+        if self._for != wanted:
+            if self._for is not None:
+                self.begin_again()
+            self._for = wanted
+        return self
+
+    def step(self) -> bool:
+        """Draw and answer one more request of the case (first: its start); False when it is all drawn. An error
+        is kept for the case's turn, where it is raised."""
+        if self._done or self._for is None:
+            return False
+        try:
+            if self._plan is None:
+                game, ruleset, shape = self._case
+                self.drawn = CaseDraw(self.d, game, ruleset, shape)
+                self._plan = plan_iter(self.drawn.trace(), self._for[0], self.drawn.mirror, self.drawn.legal_at,
+                                       records=self._for[1])
+            else:
+                self._made.append(next(self._plan))
+        except StopIteration:
+            self._done = True
+        except Exception as exc:  # noqa: BLE001 - raised again at the case's turn, as it would have been then
+            self._error, self._done = exc, True
+        return True
+
+    def case_draw(self) -> CaseDraw:
+        """The case being drawn (begun now, if waiting never came to it). Raises what drawing its start raised."""
+        if self.drawn is None:
+            self.step()
+        if self.drawn is None:
+            assert self._error is not None, "plan the case for a build first (planned_for)"
+            raise self._error
+        return self.drawn
+
+    def plan(self) -> Iterator[tuple[Probe, Outcome | None]]:
+        """The case's plan with the reference's answers: what was made ahead, then the rest as it is asked for."""
+        self.case_draw()
+        while self._made:
+            yield self._made.popleft()
+        if self._error is not None:
+            raise self._error
+        if not self._done:
+            assert self._plan is not None
+            yield from self._plan
+
+
+def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool,
+                planned: Iterator[tuple[Probe, Outcome | None]] | None = None) -> Judged:
     """Draw the case and judge it in one pass, as ``judge`` judges a drawn case: the draw's mirror is the
     reference that answers the plan, so it works each answer out once, and the requests go to the build as
     the plan makes them, so the build answers while the kit draws. Raises BuildBroke as ``judge`` does (the
@@ -109,21 +182,22 @@ def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool) -> Judged:
         # Such a build is sent the explicit form of each request and the reference answers that form, while
         # the mirror plays the requests as written: the case is drawn first, then judged.
         return judge(drawn.case(), build, lists_legal)
-    return _judged(drawn, drawn.trace(), drawn.mirror, build, lists_legal, drawn.legal_at,
-                   keeps_records(build, drawn.mirror.game))
+    if planned is None:
+        planned = plan_iter(drawn.trace(), lists_legal, drawn.mirror, drawn.legal_at,
+                            records=keeps_records(build, drawn.mirror.game))
+    return _judged(drawn, planned, build)
 
 
-def _judged(source: Case | CaseDraw, trace: Trace, reference: Driver, build: Driver, lists_legal: bool,
-            legal_at: Callable[[Step | None], bool] | None, records: bool) -> Judged:
-    """The plan of ``trace`` answered by ``reference`` and, request by request as it is made, sent to the
-    build; then the first divergence."""
+def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]], build: Driver) -> Judged:
+    """The plan (``plan_iter`` with the reference as its oracle), request by request as it is made, sent to
+    the build; then the first divergence."""
     probes: list[Probe] = []
     answers: list[Outcome] = []
     stopped: list[BaseException] = []
 
     def planned() -> Iterator[Op]:
         try:
-            for probe, answer in plan_iter(trace, lists_legal, reference, legal_at, records=records):
+            for probe, answer in plan:
                 probes.append(probe)
                 assert answer is not None  # the reference answers every probe (plan_iter with an oracle)
                 answers.append(answer)
