@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...games import GAMES, JSON, Game, RuleViolation
-from ...harness.driver import Op, Outcome, ReferenceDriver, outcome, request
+from ...harness.driver import Op, Outcome, ReferenceDriver, request
 from ...harness.trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
@@ -192,7 +192,7 @@ class Mirror(ReferenceDriver):
                 except RuleViolation:
                     pass  # the session refuses it, in its own words
                 else:
-                    yield outcome(op, {"ok": True, "actions": actions})
+                    yield actions  # (the outcome of a legal request: the list, which the engine made well formed)
                     continue
             for answer in super().batch((op,)):
                 if op[0] in ("start", "apply", "restart") and type(answer) is dict:
@@ -238,8 +238,7 @@ class Options:
     def firsts(self) -> list[JSON]:
         """The first action of each type, in the order of ``every``."""
         names = self._names
-        first = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))  # a type: where it first appears
-        return [self.every[i] for i in sorted(first.values())]
+        return [self.every[i] for i in sorted(names.index(n) for n in set(names))]
 
     def kinds(self, type_: str) -> dict[str, list[JSON]]:
         """The actions of ``type_`` by kind (``_kind``), each kind in the order of ``every``."""
