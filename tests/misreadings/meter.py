@@ -110,6 +110,9 @@ def main() -> None:
             done[record["key"]] = record
     keys = [k for k in sorted(MISREADINGS) if (args.only is None or k in args.only)]
     todo = [k for k in keys if k not in done]
+    if len(todo) < len(keys):
+        print(f"resuming: {len(keys) - len(todo)} results already in {results} are kept (remove it for a fresh "
+              f"run of the kit as it is now)", file=sys.stderr)
     for i, (_, record) in enumerate(run_jobs(judge, todo, args.jobs), 1):
         done[record["key"]] = record
         with results.open("a") as f:
