@@ -192,19 +192,29 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     assert single and writes == [len(b'{"id":302,"op":"state","observer":null}\n')]
 
 
-def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_in_order() -> None:
+SLOW_BUILD = """\
+import json, sys, time
+for line in sys.stdin:
+    r = json.loads(line)
+    if r["op"] == "hello":
+        print(json.dumps({"id": 0, "ok": True, "protocol": 1, "build": {"name": "slow"}, "games": {},
+                          "capabilities": []}), flush=True)
+        continue
+    time.sleep(0.3 if r["op"] == "state" else 0)
+    print(json.dumps({"id": r["id"], "ok": True, "state": {"game": "g", "ruleset": "v1", "n": r["id"]}}), flush=True)
+"""
+
+
+def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_in_order(tmp_path: Any) -> None:
     """The build process's idle work (the fuzzer drawing its next case) runs only while an answer is due and
     none has come, a unit at a time; once it says it has nothing left, the kit waits as before."""
     import sys
 
     from refimpl.harness import protocol
 
-    slow = f"{sys.executable} -c \"import sys,time,json\nfor line in sys.stdin:\n" \
-           f"    r=json.loads(line); time.sleep(0.3 if r['op']=='state' else 0)\n" \
-           f"    print(json.dumps({{'id':r['id'],'ok':True,'protocol':1,'build':{{'name':'slow'}},'games':{{}}," \
-           f"'capabilities':[]}} if r['op']=='hello' else {{'id':r['id'],'ok':True,'state':{{'game':'g','ruleset':'v1'," \
-           f"'n':r['id']}}}}), flush=True)\""
-    driver = protocol.ProtocolDriver(slow, pipeline=True)
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_BUILD)
+    driver = protocol.ProtocolDriver(f"{sys.executable} {script}", pipeline=True)
     units: list[int] = []
 
     def idle() -> bool:
