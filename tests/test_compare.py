@@ -84,3 +84,47 @@ def test_identical_tells_null_from_nan_and_true_from_one() -> None:
     assert not identical({"a": 2 ** 70}, {"a": 2 ** 70})  # orjson cannot write it: compared field by field
     assert whole_difference({"a": 2 ** 70}, {"a": 2 ** 70}) is None
     assert whole_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # key order is not a difference
+
+
+# --- legal lists as multisets -------------------------------------------------------------------------------------
+
+import json  # noqa: E402
+import random  # noqa: E402
+from collections import Counter  # noqa: E402
+
+from refimpl.harness.compare import same_actions  # noqa: E402
+
+# Actions with what a quick text comparison could get wrong: NaN (orjson writes null), an integer past 64 bits,
+# a string holding the "},{" that separates actions, nested objects, and values Python's == takes as equal.
+_odd = st.sampled_from([float("nan"), 2 ** 70, "},{", "a},{\"b\":1", "null", "é", {}, {"x": [{"y": 1}, {"z": 2}]}])
+_action_values = _values | _odd
+_actions = st.lists(st.dictionaries(st.sampled_from(["type", "at", "kind", "},{"]), _action_values, max_size=3),
+                    max_size=6)
+
+
+def _by_text(expected: list[object], actual: list[object]) -> bool:
+    """The plain multiset comparison same_actions must agree with: the standard library's text of each action,
+    keys sorted (NaN written as NaN, so never equal to null; 1, 1.0 and true all different)."""
+    def key(a: object) -> str:
+        return json.dumps(a, sort_keys=True, separators=(",", ":"))
+
+    return Counter(map(key, expected)) == Counter(map(key, actual))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_actions, _actions, st.randoms(use_true_random=False))
+def test_legal_lists_compare_as_multisets_exactly_as_the_plain_comparison_does(
+        ours: list[dict[str, object]], other: list[dict[str, object]], rnd: random.Random) -> None:
+    shuffled = [dict(reversed(list(a.items()))) for a in json.loads(json.dumps(ours))]  # keys in another order
+    rnd.shuffle(shuffled)
+    for theirs in (shuffled, other, shuffled + shuffled[:1], shuffled[1:] + ours[:1]):
+        assert same_actions(ours, theirs) is _by_text(ours, theirs), (ours, theirs)
+
+
+def test_a_build_s_own_order_is_no_difference_and_one_action_twice_is() -> None:
+    deploy = [{"type": "deploy", "at": [x, y], "ambush": flag} for x in range(4) for y in range(3) for flag in (1 > 0,)]
+    theirs = [{"ambush": a["ambush"], "at": a["at"], "type": "deploy"} for a in reversed(deploy)]
+    assert same_actions(deploy, theirs)
+    assert not same_actions(deploy, theirs[:-1] + theirs[:1])  # one twice, one missing: same length, same set
+    assert not same_actions([{"type": "feed", "to": None}], [{"type": "feed", "to": float("nan")}])
+    assert not same_actions([{"type": "x", "n": 1}, {"type": "y"}], [{"type": "y"}, {"type": "x", "n": True}])

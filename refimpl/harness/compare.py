@@ -134,6 +134,51 @@ def identical(expected: Any, actual: Any) -> bool:
         return False
 
 
+def _objects(actions: list[dict[str, Any]]) -> list[bytes] | None:
+    """Each action as orjson writes it with its keys sorted, less its outer braces: the whole list in one call
+    in C, split where one object ends and the next begins (``},{``, which the text holds once between each
+    two; more, and one is inside an action). None where the text could hide a difference (any ``null``: orjson
+    writes NaN as null too), orjson cannot write the list (an integer past 64 bits, a lone surrogate), or it
+    cannot be split so."""
+    if orjson is None or not actions:
+        return None
+    try:
+        text = orjson.dumps(actions, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    if b"null" in text or text.count(b"},{") != len(actions) - 1:
+        return None
+    return text[2:-2].split(b"},{")
+
+
+def action_key(action: Any) -> str:
+    """An action as text that two actions share exactly when they are the same JSON, whatever the order of
+    their keys (the standard library's, as reports show it)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def same_actions(expected: list[Any], actual: list[Any]) -> bool:
+    """Whether two legal lists hold the same actions as many times each, in any order and with the keys of
+    each in any order: a build's own order costs about 0.4 ms for 922 Conquest King deployments (2 ms action
+    by action)."""
+    if len(expected) != len(actual):
+        return False
+    if orjson is not None:
+        try:
+            if orjson.dumps(expected) == orjson.dumps(actual) and expected == actual:
+                return True  # the same list in the same order, as many builds list it (== tells NaN from null)
+        except TypeError:
+            pass
+    if all(type(a) is dict for a in expected) and all(type(a) is dict for a in actual):
+        ours, theirs = _objects(expected), _objects(actual)
+        if ours is not None and theirs is not None:
+            distinct = set(ours)
+            if len(distinct) == len(ours):  # no action twice (the usual list): equal sets of equal size will do
+                return len(set(theirs)) == len(theirs) and distinct == set(theirs)
+            return sorted(ours) == sorted(theirs)
+    return sorted(map(action_key, expected)) == sorted(map(action_key, actual))
+
+
 def whole_difference(expected: Any, actual: Any) -> Difference | None:
     """The first difference between two whole values: a value that differs, a key ``actual`` lacks, or
     a key ``actual`` has that ``expected`` does not (reported with ``<missing>`` as the expected value)."""

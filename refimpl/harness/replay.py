@@ -11,7 +11,6 @@ every position it passes, not only the fields its author wrote down.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
@@ -20,9 +19,17 @@ from typing import Any
 
 from ..games import GAMES, JSON
 from ..status import Status
-from ..util import jsonio
 from .chance import Rewriter, explicit_trace, is_explicit
-from .compare import Difference, differences, every_whole_difference, first_difference, project, whole_difference
+from .compare import (
+    Difference,
+    action_key,
+    differences,
+    every_whole_difference,
+    first_difference,
+    project,
+    same_actions,
+    whole_difference,
+)
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, refusal_words, request
 from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
 from .trace import Step, Trace
@@ -99,10 +106,9 @@ def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") ->
     difference names what is missing and what is extra (a duplicate is extra)."""
     if not isinstance(listed, list):
         return Difference(path, "a list of actions", _show_outcome(listed))
-    if len(listed) == len(expected) and jsonio.dumps(listed) == jsonio.dumps(expected):
-        return None  # the same list in the same order (most builds): no need to compare action by action
-    key = lambda a: json.dumps(a, sort_keys=True, separators=(",", ":"))  # noqa: E731
-    ours, theirs = Counter(key(a) for a in expected), Counter(key(a) for a in listed)
+    if same_actions(expected, listed):
+        return None
+    ours, theirs = Counter(map(action_key, expected)), Counter(map(action_key, listed))
     if ours == theirs:
         return None
     return Difference(path, {"missing": sorted((ours - theirs).elements())},
