@@ -379,24 +379,38 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
     assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0
 
 
+class _Plain(ReferenceDriver):
+    """The reference as a build that declares neither ``legal`` nor ``stats``."""
+
+    capabilities = frozenset()
+
+
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), st.integers(0, 400))
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**64 - 1), st.integers(0, 400), st.booleans())
 def test_a_case_drawn_ahead_while_the_build_answers_is_the_case_drawn_in_its_turn(game: str, seed: int,
-                                                                                  ahead: int) -> None:
+                                                                                  ahead: int, plain: bool) -> None:
     """The search draws its next case while the build answers the one before (``Upcoming.step``, any number of
-    requests ahead): the requests, the reference's answers and the case are those of the case drawn in its
-    turn, so how long the build took never changes a run."""
+    requests ahead, the one after it drawn ahead in turn meanwhile): the requests, the reference's answers and
+    the case are those of the case drawn in its turn without drawing ahead, for a build with or without the
+    capabilities ``legal`` and ``stats``, so how long the build took never changes a run."""
     engine = GAMES[game]
+    ruleset = engine.info.default_ruleset
     shape = CaseShape(max_steps=40, depth=engine.info.typical_length // 2)
-    build = ReferenceDriver()
+    build = _Plain() if plain else ReferenceDriver()
+    lists_legal = "legal" in build.capabilities
+    late = judge_drawn(CaseDraw(Draw(seed=seed), game, ruleset, shape), build, lists_legal)
 
-    def judged(steps_ahead: int) -> Any:
-        upcoming = Upcoming(seed, game, engine.info.default_ruleset, shape).planned_for(build)
-        for _ in range(steps_ahead):
-            upcoming.step()
-        return judge_drawn(upcoming.case_draw(), build, True, upcoming.plan())
+    upcoming = Upcoming(seed, game, ruleset, shape).planned_for(build)
+    for _ in range(ahead):
+        upcoming.step()
+    after = Upcoming(seed ^ 1, game, ruleset, shape).planned_for(build)
 
-    late, early = judged(0), judged(ahead)
+    def interleaved() -> Any:
+        for item in upcoming.plan():
+            after.step()  # the next case, drawn ahead between two requests of this one
+            yield item
+
+    early = judge_drawn(upcoming.case_draw(), build, lists_legal, interleaved())
     assert early.case == late.case
     assert [p.op for p in early.probes] == [p.op for p in late.probes]
     assert early.answers == late.answers and early.divergence is None
@@ -647,3 +661,25 @@ def test_a_long_first_finding_is_weighed_against_more_cases(tmp_path: Path) -> N
     (run,) = report.campaigns  # the extra cases are search: shrinking's own window starts after them
     assert not report.finding.shrink_cut
     assert abs(run.search_seconds + report.finding.shrink_seconds - run.seconds) < 0.05
+
+
+def test_a_build_that_dies_between_cases_and_cannot_start_again_is_named_broken() -> None:
+    """The next case is drawn ahead for the build that answers this one; when that build is gone by the next
+    case and no new one starts, the campaign says the build broke (it once stopped on a case half drawn)."""
+    from refimpl.campaigns.fuzz.campaign import CampaignJob, run_campaign
+
+    alive_calls = [0]
+
+    class DiesAfterAWhile(ProtocolDriver):
+        @property
+        def alive(self) -> bool:
+            alive_calls[0] += 1
+            return alive_calls[0] < 4 and self.process.proc.poll() is None
+
+    first = DiesAfterAWhile(SERVE)
+    try:
+        result = run_campaign(CampaignJob("false", FuzzSettings("ludo", examples=5, seed=1), "v1", 0), first)
+    finally:
+        first.close()
+    assert result.finding is not None and result.finding.kind == Status.BROKE
+    assert result.finding.cause.startswith("crashed-at-start") or "exit status 1" in result.finding.cause

@@ -178,17 +178,20 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             current = build[0] = ProtocolDriver(job.command, timeout)
         return current
 
-    def run(case: Case | CaseDraw, upcoming: Upcoming | None = None, after: Upcoming | None = None
-            ) -> tuple[str | None, int]:
+    def run(case: Case | CaseDraw, upcoming: Upcoming | None = None, after: Upcoming | None = None,
+            connected: ProtocolDriver | BuildBroke | None = None) -> tuple[str | None, int]:
         """(what went wrong, the step it went wrong at) for one case, or for one being drawn (it is drawn as
         it is judged; ``upcoming``: drawn ahead, then). ``after``: the next case, drawn ahead while the build
-        answers this one."""
+        answers this one. ``connected``: the build the caller has connected to already (or the way it broke
+        trying), so a build that cannot start is started once a case."""
         drawn = case if isinstance(case, CaseDraw) else None
         try:
             if found.get("kind") == Status.BROKE and build[0] is not None:
                 build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
                 build[0] = None
-            target = connect()
+            if isinstance(connected, BuildBroke):
+                raise connected
+            target = connect() if connected is None else connected
             if drawn is None:
                 assert isinstance(case, Case)  # not being drawn: a whole case
                 history.append(case)
@@ -204,6 +207,9 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 case = judged.case
         except BuildBroke as exc:
             if drawn is not None:
+                if upcoming is not None:  # being drawn for a plan: drawn to its end (the plan answers it alone)
+                    for _ in upcoming.plan():
+                        pass
                 case = drawn.case()  # drawn whole all the same
             assert isinstance(case, Case)
             result.cases += 1
@@ -263,18 +269,22 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             result.timed_out = True
             return False
         with quiet_gc():
+            connected: ProtocolDriver | BuildBroke | None = None
             if upcoming is not None:
-                connected = connect_or_none()
-                if connected is not None and not is_explicit(connected):
+                try:
+                    connected = connect()
+                except BuildBroke as exc:
+                    connected = exc  # (run says so, without starting the build again)
+                if isinstance(connected, ProtocolDriver) and not is_explicit(connected):
                     draw = upcoming.planned_for(connected).d
-                else:  # the build does not start (the run says so), or it is sent the explicit form of each
-                    # request, which the case must be drawn whole for (judge_drawn): drawn afresh, as usual
+                else:  # the build does not start, or it is sent the explicit form of each request, which the
+                    # case must be drawn whole for (judge_drawn): drawn afresh, as usual
                     draw, upcoming, after = upcoming.begin_again().d, None, None
             drawn = CaseDraw(draw, s.game, job.ruleset, shape) if upcoming is None else upcoming.case_draw()
             broken_by[0] = None
             # While searching, the case goes to the build as it is drawn. While shrinking, it is drawn whole
             # first: Hypothesis may end a shrunk case midway, and then the build must not have been sent it.
-            kind, step = run(drawn, upcoming, after) if not found else run(drawn.case())
+            kind, step = run(drawn, upcoming, after, connected) if not found else run(drawn.case())
         case = drawn.case()
         if kind is None or (found and kind != found["kind"]):
             return False
@@ -297,11 +307,6 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         """The next case of the search, with its own seed in turn, to be drawn ahead while the build answers."""
         return Upcoming(cases.getrandbits(64), s.game, job.ruleset, shape)
 
-    def connect_or_none() -> ProtocolDriver | None:
-        try:
-            return connect()
-        except BuildBroke:
-            return None
 
     shrinker: Shrinker | None = None
     try:
