@@ -7,6 +7,7 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from refimpl.games import GAMES
@@ -194,27 +195,41 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
 
 SLOW_BUILD = """\
 import json, sys, time
+pause, per_state, answers = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3] == "1"
+noise = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # bytes written to stderr before each answer
 for line in sys.stdin:
     r = json.loads(line)
     if r["op"] == "hello":
         print(json.dumps({"id": 0, "ok": True, "protocol": 1, "build": {"name": "slow"}, "games": {},
                           "capabilities": []}), flush=True)
+        time.sleep(pause)  # reads nothing more meanwhile: the kit's requests fill the pipe
         continue
-    time.sleep(0.3 if r["op"] == "state" else 0)
-    print(json.dumps({"id": r["id"], "ok": True, "state": {"game": "g", "ruleset": "v1", "n": r["id"]}}), flush=True)
+    time.sleep(per_state if r["op"] == "state" else 0)
+    if noise:
+        sys.stderr.write("." * noise + "\\n")
+        sys.stderr.flush()
+    if answers:
+        print(json.dumps({"id": r["id"], "ok": True, "state": {"game": "g", "ruleset": "v1", "n": r["id"]}}),
+              flush=True)
 """
 
 
-def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_in_order(tmp_path: Any) -> None:
-    """The build process's idle work (the fuzzer drawing its next case) runs only while an answer is due and
-    none has come, a unit at a time; once it says it has nothing left, the kit waits as before."""
+def _slow_build(tmp_path: Any, pause: float = 0, per_state: float = 0.3, answers: bool = True,
+                timeout: float = 5.0, noise: int = 0) -> Any:
     import sys
 
     from refimpl.harness import protocol
 
     script = tmp_path / "slow.py"
     script.write_text(SLOW_BUILD)
-    driver = protocol.ProtocolDriver(f"{sys.executable} {script}", pipeline=True)
+    return protocol.ProtocolDriver(f"{sys.executable} {script} {pause} {per_state} {int(answers)} {noise}",
+                                   timeout=timeout)
+
+
+def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_in_order(tmp_path: Any) -> None:
+    """The build process's idle work (the fuzzer drawing its next case) runs only while an answer is due and
+    none has come, a unit at a time; once it says it has nothing left, the kit waits as before."""
+    driver = _slow_build(tmp_path)
     units: list[int] = []
 
     def idle() -> bool:
@@ -229,3 +244,71 @@ def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_
     assert [o["n"] for o in outcomes] == [1, 2, 3]  # type: ignore[index]
     # five units of work while the first answer was due; then one try at most for each answer still due
     assert 5 <= len(units) <= 5 + 3, units
+
+
+def test_idle_work_waits_for_every_request_to_be_written_and_stops_for_an_answer(tmp_path: Any) -> None:
+    """While requests wait to be written (the build reads nothing for a while and the pipe is full), no idle
+    work; once an answer has come, it is read after one more unit at most."""
+    import time
+
+    driver = _slow_build(tmp_path, pause=0.3, per_state=0)
+    units: list[float] = []
+
+    def idle() -> bool:
+        assert not driver.process._pending, "idle work while requests still wait to be written"
+        units.append(time.monotonic())
+        time.sleep(0.01)
+        return len(units) < 500
+
+    try:
+        driver.process.idle = idle
+        outcomes = list(driver.batch([("view", "x" * 200)] * 1000))  # 230 KB: more than a pipe holds
+    finally:
+        driver.close()
+    assert len(outcomes) == 1000
+    assert len(units) < 100, len(units)  # the answers come within the pause; idle stops as each is there
+
+
+def test_idle_work_never_hides_a_build_that_hangs(tmp_path: Any) -> None:
+    """Idle work that never runs out still lets the timeout name a build that does not answer."""
+    import time
+
+    from refimpl.harness.driver import BuildBroke
+
+    driver = _slow_build(tmp_path, per_state=0, answers=False, timeout=0.5)
+    start = time.monotonic()
+
+    def idle() -> bool:
+        time.sleep(0.005)
+        if time.monotonic() - start > 5:
+            raise AssertionError("idle work went on past the timeout")
+        return True
+
+    try:
+        driver.process.idle = idle
+        with pytest.raises(BuildBroke) as broke:
+            list(driver.batch([("view", None)]))
+    finally:
+        driver.close()
+    assert broke.value.cause == "hung" and time.monotonic() - start < 2
+
+
+def test_idle_work_reads_what_the_build_writes_to_stderr(tmp_path: Any) -> None:
+    """A build that writes more to stderr than its pipe holds before it answers is not kept waiting while the
+    kit works ahead."""
+    import time
+
+    driver = _slow_build(tmp_path, per_state=0, noise=200_000)
+    units: list[int] = []
+
+    def idle() -> bool:
+        units.append(1)
+        time.sleep(0.01)
+        return len(units) < 300
+
+    try:
+        driver.process.idle = idle
+        assert len(list(driver.batch([("view", None)] * 2))) == 2
+    finally:
+        driver.close()
+    assert len(units) < 100, len(units)

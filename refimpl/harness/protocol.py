@@ -181,6 +181,19 @@ class BuildProcess:
             self._selector.unregister(self._out)
         return True
 
+    def _read_stderr(self) -> None:
+        """Read what stderr has now, without waiting."""
+        if self._err_eof:
+            return
+        chunk = self._read(self._err)
+        if chunk == b"-":
+            return
+        if chunk:
+            self._keep_stderr(chunk)
+        else:
+            self._err_eof = True
+            self._selector.unregister(self._err)
+
     def _keep_stderr(self, chunk: bytes) -> None:
         lines = (self._stderr_partial + chunk).split(b"\n")
         self._stderr_partial = lines.pop()[-4096:]
@@ -233,8 +246,10 @@ class BuildProcess:
                                   f"{expected_id} (exit status {code})")
             if self._read_ready():
                 continue
-            if self.idle is not None and not self._pending and time.monotonic() < deadline and self.idle():
-                continue
+            if self.idle is not None and not self._pending and time.monotonic() < deadline:
+                self._read_stderr()  # (a build that fills its stderr pipe waits for the kit to read it)
+                if self.idle():
+                    continue
             if time.monotonic() >= deadline:
                 code = self.proc.poll()
                 if code is not None:  # the build's own process is gone; something it started holds the pipe
