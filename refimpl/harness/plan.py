@@ -46,6 +46,16 @@ def is_stats(op: Op) -> bool:
     return op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats")
 
 
+def answer_prefix(probe: Probe) -> str:
+    """Where a probe's answer sits in a failure's field path: ``view[OBSERVER].``, ``legal.`` (the referee's)
+    or ``legal[OBSERVER].``, ``stats.`` for the records; "" for a step's own answer."""
+    if probe.kind == "view":
+        return f"view[{probe.observer}]."
+    if probe.kind == "legal":
+        return f"legal[{probe.observer}]." if probe.observer else "legal."
+    return "stats." if is_stats(probe.op) else ""
+
+
 def keeps_records(driver: Any, game: str) -> bool:
     """Whether a trace of ``game`` has records to ask ``driver`` about: the game keeps statistics (rule
     LD-STAT-1) and the build declares the capability ``stats``."""

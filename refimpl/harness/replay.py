@@ -31,7 +31,7 @@ from .compare import (
     whole_difference,
 )
 from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, refusal_words, request
-from .plan import Probe, Records, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
+from .plan import Probe, Records, answer_prefix, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
 from .trace import Step, Trace
 
 
@@ -108,9 +108,7 @@ def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") ->
         return Difference(path, "a list of actions", _show_outcome(listed))
     if same_actions(expected, listed):
         return None
-    ours, theirs = Counter(map(action_key, expected)), Counter(map(action_key, listed))
-    if ours == theirs:
-        return None
+    ours, theirs = Counter(map(action_key, expected)), Counter(map(action_key, listed))  # the difference in words
     return Difference(path, {"missing": sorted((ours - theirs).elements())},
                       {"extra": sorted((theirs - ours).elements())})
 
@@ -307,10 +305,8 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
                 expected, diff = _own_difference(probe, outcome, before, trace)
             by_reference = False
             if diff is None and oracle and (probe.kind != "unchanged" or trace.judged_by):
-                prefix = {"view": f"view[{probe.observer}].", "legal": f"legal[{probe.observer}]." if probe.observer
-                          else "legal."}.get(probe.kind, "stats." if is_stats(probe.op) else "")
                 assert reference is not None  # the oracle answered every probe
-                diff = outcome_difference(reference, outcome, prefix)
+                diff = outcome_difference(reference, outcome, answer_prefix(probe))
                 by_reference = diff is not None
             detail = None
             if diff is not None:

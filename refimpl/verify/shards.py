@@ -59,6 +59,11 @@ def trace_weight(trace: Any) -> int:
     return (len(trace.steps) + TRACE_WEIGHT) * STEP_COST.get(trace.game, 1)
 
 
+def scenario_weight(scenario: Any) -> int:
+    """A scenario's share of a shard's time: its steps and its own start."""
+    return len(scenario.steps) + SCENARIO_WEIGHT
+
+
 @dataclass(frozen=True)
 class Unit:
     """One worker's share: a shard of traces or scenarios (indexes into the selection), or the checks between."""
@@ -182,7 +187,7 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
         units.append(Unit(kind="between", **common))
     if settings.scenarios:
         units += [Unit(kind="scenarios", indexes=idx, **common)
-                  for idx in deal([len(s.steps) + SCENARIO_WEIGHT for s in chosen], jobs,
+                  for idx in deal([scenario_weight(s) for s in chosen], jobs,
                                   preload=BETWEEN_WEIGHT if between else 0)]
     heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
     done: dict[int, Done] = {}
@@ -216,7 +221,7 @@ def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
     if unit.kind == "traces":
         return sum(trace_weight(selected[i]) for i in unit.indexes)
     if unit.kind == "scenarios":
-        return sum(len(chosen[i].steps) + SCENARIO_WEIGHT for i in unit.indexes)
+        return sum(scenario_weight(chosen[i]) for i in unit.indexes)
     return 10 ** 9 if unit.settings.twice or unit.settings.perft_depth else BETWEEN_WEIGHT
 
 

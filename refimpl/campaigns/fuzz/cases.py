@@ -171,11 +171,7 @@ class Mirror(ReferenceDriver):
         here = self._options
         if here is not None and here[0] is engine and here[1] is state:
             return here[2]
-        if state is None:
-            found = Options([], [])
-        else:
-            legal = self.legal_json(engine, state)
-            found = Options(legal, legal + engine.actions_json(engine.extra_actions(state)))
+        found = Options(*options(engine, state, None if state is None else self.legal_json(engine, state)))
         self._options = (engine, state, found)
         return found
 
@@ -285,12 +281,13 @@ def pick_action(d: Draw, options: Sequence[JSON] | Options) -> JSON:
     return d.pick(by_kind[d.pick(sorted(by_kind))])
 
 
-def options(engine: Game[Any, Any], state: Any) -> tuple[list[JSON], list[JSON]]:
+def options(engine: Game[Any, Any], state: Any, legal: list[JSON] | None = None) -> tuple[list[JSON], list[JSON]]:
     """The legal actions now, and the legal ones together with those ``legal`` leaves out (a CPU's choice,
-    a seeded throw, time passing)."""
+    a seeded throw, time passing). ``legal``: the legal actions as JSON, when the caller has them."""
     if state is None:
         return [], []
-    legal = engine.actions_json(engine.legal_actions(state))
+    if legal is None:
+        legal = engine.actions_json(engine.legal_actions(state))
     return legal, legal + engine.actions_json(engine.extra_actions(state))
 
 

@@ -13,7 +13,7 @@ from ...games import GAMES, JSON
 from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, first_difference, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
-from ...harness.plan import Probe, Records, is_stats, keeps_records, moves, plan_iter
+from ...harness.plan import Probe, Records, answer_prefix, is_stats, keeps_records, moves, plan_iter
 from ...harness.replay import _show_outcome, outcome_difference
 from .cases import Case, CaseDraw, CaseShape
 from .draw import Draw
@@ -251,10 +251,7 @@ def first_divergence(probes: list[Probe], answers: list[Outcome], outcomes: list
                 diff = None if moved is None else Difference(f"unchanged-after-rejection.{moved.path}",
                                                              moved.expected, moved.actual)
         else:
-            prefix = {"view": f"view[{probe.observer}].",
-                      "legal": f"legal[{probe.observer}]." if probe.observer else "legal."}.get(
-                          probe.kind, "stats." if is_stats(probe.op) else "")
-            diff = outcome_difference(expected, actual, prefix)
+            diff = outcome_difference(expected, actual, answer_prefix(probe))
         if diff is not None:
             if probe.kind == "unchanged":
                 expected = build_view
