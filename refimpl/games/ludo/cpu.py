@@ -90,7 +90,8 @@ def candidates(game: Rules, pos: Position, level: str) -> list[int]:
     with_risk = level != "normal"
     best, out = -1 << 30, []
     for p in pieces:
-        here = score(game, pos, p, with_risk)
+        value, risk = assess(game, pos, p, with_risk)  # score, written out: this runs once a move
+        here = 216 * value - risk
         if here > best:
             best, out = here, [p]
         elif here == best:
