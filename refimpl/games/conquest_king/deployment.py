@@ -96,6 +96,21 @@ class Deployment(Board):
                      if abs(x - cx) <= p.deploy_columns and (x, y) not in castles
                      and p.cost[p.letters[terrain[y][x]]] is not None)
 
+    @functools.lru_cache(maxsize=128)  # noqa: B019 - as _deploy_area: a few maps' terrains, each side and kind
+    def _deploy_actions(self, terrain: tuple[str, ...], side: str, kind: str, may_ambush: bool
+                        ) -> tuple[tuple[dict[str, Any], ...], tuple[tuple[int, int], ...]]:
+        """(actions, squares): every deployment of a ``kind`` by ``side`` on the map with ``terrain`` as JSON,
+        each square's plain placement followed by its ambush when ``may_ambush`` (CK-DEPLOY-1, CK-AMB-1), and
+        the square of each. A legal list takes those on free squares: the actions are made once per map and
+        shared, read-only (a deployment lists up to 922: making them afresh was most of its cost)."""
+        actions: list[dict[str, Any]] = []
+        for at in self._deploy_area(terrain, side):
+            actions.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
+            if may_ambush:
+                actions.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
+        squares = tuple(tuple(a["at"]) for a in actions)
+        return tuple(actions), squares  # type: ignore[return-value]
+
     def _deploying(self, state: State, side: str) -> int:
         if side not in self.p.sides:
             raise IllegalAction("unknown-side", f"no side {side!r}")

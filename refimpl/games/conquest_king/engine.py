@@ -151,7 +151,8 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
         return dict(action)
 
     def actions_json(self, actions: list[dict]) -> list[JSON]:
-        """The list itself: each action is made afresh, as JSON, by ``_legal`` and ``extra_actions``."""
+        """The list itself: its actions are JSON already (``_legal``, ``extra_actions``), and read-only, as
+        every action a list holds (deployments are shared between lists: ``_deploy_actions``)."""
         return actions
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[dict]:
@@ -183,15 +184,13 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 out.append({"type": "complete", "side": side})
                 out += [{"type": "undeploy", "side": side, "at": list(u.at)} for u in state.units
                         if u.side == side and u.kind != "king"]
-                squares = self._deploy_squares(state, side)
+                taken = {u.at for u in state.units if not u.hidden}
                 may_ambush = not any(u.ambush for u in state.units if u.side == side)
                 for kind, row in p.units.items():
                     if row["price"] is None or row["price"] > state.gold[s]:
                         continue
-                    for at in squares:
-                        out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
-                        if may_ambush:
-                            out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
+                    actions, squares = self._deploy_actions(state.terrain, side, kind, may_ambush)
+                    out += [a for a, at in zip(actions, squares) if at not in taken]
             return out
         if state.phase != "play":
             return []
