@@ -122,6 +122,14 @@ def project(expected: Any, actual: Any) -> Any:
     return actual
 
 
+def _same_text(text: bytes, expected: Any, actual: Any) -> bool:
+    """Whether ``actual`` is the same JSON as ``expected``, which orjson writes as ``text``: written alike, and
+    where the text holds a ``null`` (orjson writes NaN and the infinities as null too) equal in Python, which
+    tells them apart. Without one, text alone decides: orjson writes 1, 1.0 and true, and every string, each
+    its own way. Raises TypeError for a value orjson cannot write."""
+    return text == orjson.dumps(actual) and (b"null" not in text or expected == actual)
+
+
 def identical(expected: Any, actual: Any) -> bool:
     """A quick yes for two whole values that are the same JSON: written alike by orjson (key order too) and
     equal in Python, which tells null from NaN (orjson writes both as null). False means: compare them field
@@ -129,7 +137,7 @@ def identical(expected: Any, actual: Any) -> bool:
     if orjson is None:
         return False
     try:
-        return orjson.dumps(expected) == orjson.dumps(actual) and expected == actual
+        return _same_text(orjson.dumps(expected), expected, actual)
     except TypeError:  # a value orjson cannot write (an integer past 64 bits, a lone surrogate)
         return False
 
@@ -165,8 +173,8 @@ def same_actions(expected: list[Any], actual: list[Any]) -> bool:
         return False
     if orjson is not None:
         try:
-            if orjson.dumps(expected) == orjson.dumps(actual) and expected == actual:
-                return True  # the same list in the same order, as many builds list it (== tells NaN from null)
+            if _same_text(orjson.dumps(expected), expected, actual):
+                return True  # the same list in the same order, as many builds list it
         except TypeError:
             pass
     if all(type(a) is dict for a in expected) and all(type(a) is dict for a in actual):
