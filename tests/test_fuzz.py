@@ -379,6 +379,24 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
     assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0
 
 
+def test_conquest_king_deployments_shared_by_legal_lists_stay_as_made() -> None:
+    """A deployment's actions are made once per map and shared by every legal list (``_deploy_actions``):
+    drawing, bending and judging cases (the reference against itself, legal lists compared) change none."""
+    engine = GAMES["conquest-king"]
+    state = engine.new_state(engine.info.default_ruleset)  # both sides deploying
+    first = engine.legal_actions(state)
+    made = json.dumps(first)
+    assert sum(a["type"] == "deploy" for a in first) > 500
+    shape = CaseShape(max_steps=40, depth=20)
+    for seed in range(40):
+        judged = judge_drawn(CaseDraw(Draw(seed=seed), "conquest-king", "v1", shape), ReferenceDriver(),
+                             lists_legal=True)
+        assert judged.divergence is None
+    again = engine.legal_actions(state)
+    assert again[1] is first[1] or again[-1] is first[-1]  # the same objects: shared, as the test assumes
+    assert json.dumps(again) == json.dumps(first) == made
+
+
 class _Plain(ReferenceDriver):
     """The reference as a build that declares neither ``legal`` nor ``stats``."""
 
