@@ -43,9 +43,12 @@ TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at
 SCENARIO_WEIGHT = 2
 # What a step of a trace costs, by game, relative to the others (a game not named: 1). Verify judges every step
 # whole (each player's view, every legal list), and a Conquest King step, with its lists of about 900
-# deployments, costs about 40 times a Ludo or Beacon Lines one (node example build, 2026-12-03: 4.4 ms a step
-# against 0.1; Black Fog 0.3). Weighing steps alike left one shard 0.4 s behind the other on the whole suite.
-STEP_COST = {"conquest-king": 40, "black-fog": 3}
+# deployments, costs about 13 times a Ludo or Beacon Lines one (node example build and refimpl serve, 2026-12-03,
+# each trace replayed with the oracle: 1.05 and 0.67 ms a step, against 0.08 and 0.06; Black Fog about twice).
+# Weighing steps alike left one shard 0.4 s behind the other on the whole suite. A Conquest King trace in its
+# deployment costs up to 18 times one played from a set-up a step: the shards still differ by up to 0.2 s, which the
+# scenario shards, taken by whichever worker is free first, make up.
+STEP_COST = {"conquest-king": 13, "black-fog": 2}
 
 
 # The checks between, in a scenario's weight (its steps + SCENARIO_WEIGHT, about 0.4 ms each): a fresh build for
