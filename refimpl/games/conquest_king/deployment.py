@@ -109,7 +109,7 @@ class Deployment(Board):
             if may_ambush:
                 actions.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
         squares = tuple(tuple(a["at"]) for a in actions)
-        return tuple(actions), squares  # type: ignore[return-value]
+        return tuple(actions), squares
 
     def _deploying(self, state: State, side: str) -> int:
         if side not in self.p.sides:
