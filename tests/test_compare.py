@@ -86,6 +86,19 @@ def test_identical_tells_null_from_nan_and_true_from_one() -> None:
     assert whole_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None  # key order is not a difference
 
 
+def test_where_no_null_is_written_the_text_alone_decides() -> None:
+    """Without a null in orjson's text, the text alone says two values are the same JSON: every value that
+    compares equal in Python but differs as JSON is written differently, and so is a value of another type."""
+    from refimpl.harness.driver import Refused, Rejected
+
+    assert not identical({"a": 1}, {"a": 1.0}) and not identical({"a": 0}, {"a": -0.0})
+    assert not identical({"a": [1, 0]}, {"a": [True, False]}) and not identical({"a": "1"}, {"a": 1})
+    assert not identical({"a": float("inf")}, {"a": None}) and not identical([float("-inf")], [float("inf")])
+    assert not identical(Rejected("no-unit", "m"), Refused("no-unit", "m"))  # two dataclasses written alike
+    assert not identical({"a": 1}, [{"a": 1}]) and not identical({"a": {"b": 1}}, {"a": {"b": 1, "c": 2}})
+    assert identical({"a": [1, 2.5, "x", True, {"b": []}]}, {"a": [1, 2.5, "x", True, {"b": []}]})
+
+
 # --- legal lists as multisets -------------------------------------------------------------------------------------
 
 import json  # noqa: E402

@@ -126,8 +126,10 @@ def _same_text(text: bytes, expected: Any, actual: Any) -> bool:
     """Whether ``actual`` is the same JSON as ``expected``, which orjson writes as ``text``: written alike, and
     where the text holds a ``null`` (orjson writes NaN and the infinities as null too) equal in Python, which
     tells them apart. Without one, text alone decides: orjson writes 1, 1.0 and true, and every string, each
-    its own way. Raises TypeError for a value orjson cannot write."""
-    return text == orjson.dumps(actual) and (b"null" not in text or expected == actual)
+    its own way; both of one type at the top (orjson writes a dataclass, a Rejected, as an object too). Raises
+    TypeError for a value orjson cannot write."""
+    return type(expected) is type(actual) and text == orjson.dumps(actual) and (b"null" not in text
+                                                                                 or expected == actual)
 
 
 def identical(expected: Any, actual: Any) -> bool:
