@@ -111,3 +111,31 @@ def test_illegal_actions_leave_the_state_unchanged(case, data) -> None:
         assert engine.view(state) == before
     else:
         raise AssertionError(f"{candidate} is not listed as legal but was accepted")
+
+
+CK = GAMES["conquest-king"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(CK))
+def test_conquest_king_lists_each_free_deployment_square_once_per_kind(game) -> None:
+    """The legal list takes a deployment's shared actions by runs of free squares (``_free_runs``): exactly
+    the free squares of ``_deploy_squares`` (CK-DEPLOY-1), each with its plain placement, then its ambush while
+    the side has none (CK-AMB-1), for every kind the side can afford (CK-ARMY-1)."""
+    ruleset, actions = game
+    state = states(CK, ruleset, actions)[-1]
+    if state.phase != "deploy":
+        return
+    listed = [a for a in CK.legal_actions(state) if a["type"] == "deploy"]
+    expected = []
+    for s, side in enumerate(CK.p.sides):
+        if state.registered[s] is None or state.complete[s] == 2:
+            continue
+        ambush = not any(u.ambush for u in state.units if u.side == side)
+        for kind, row in CK.p.units.items():
+            if row["price"] is not None and row["price"] <= state.gold[s]:
+                for at in CK._deploy_squares(state, side):
+                    expected.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
+                    if ambush:
+                        expected.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
+    assert listed == expected

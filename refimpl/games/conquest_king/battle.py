@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+from typing import Any
 
 from ..base import IllegalAction, evolve
 from .board import Board
@@ -44,6 +45,15 @@ class Battle(Board):
                     best[nxt] = total
                     heapq.heappush(queue, (total, nxt))
         return {at: c for at, c in best.items() if at == unit.at or at not in friends}
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - a map's pairs of squares a move joins, the busiest of them
+    def _moves(self, start: Square, to: Square) -> tuple[tuple[dict[str, Any], dict[str, Any], Square | None], ...]:
+        """The moves from ``start`` to ``to``, one for each facing in the order of STEPS, as (the move, the same
+        move as an attack, the square it then faces, None off the map), as JSON (CK-MOVE-1, CK-ATK-1). Made
+        once and shared, read-only, by every legal list."""
+        return tuple(({"type": "move", "from": list(start), "to": list(to), "facing": facing},
+                      {"type": "move", "from": list(start), "to": list(to), "facing": facing, "attack": True},
+                      self._faced(to, facing)) for facing in STEPS)
 
     def _closed(self, state: State, unit: Unit) -> set[Square]:
         """The squares ``unit`` may not enter: every castle but its own King's own (ruling CK-R4), and a visible

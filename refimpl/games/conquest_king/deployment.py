@@ -98,18 +98,36 @@ class Deployment(Board):
 
     @functools.lru_cache(maxsize=128)  # noqa: B019 - as _deploy_area: a few maps' terrains, each side and kind
     def _deploy_actions(self, terrain: tuple[str, ...], side: str, kind: str, may_ambush: bool
-                        ) -> tuple[tuple[dict[str, Any], ...], tuple[tuple[int, int], ...]]:
-        """(actions, squares): every deployment of a ``kind`` by ``side`` on the map with ``terrain`` as JSON,
-        each square's plain placement followed by its ambush when ``may_ambush`` (CK-DEPLOY-1, CK-AMB-1), and
-        the square of each. A legal list takes those on free squares: the actions are made once per map and
-        shared, read-only (a deployment lists up to 922: making them afresh was most of its cost)."""
-        actions: list[dict[str, Any]] = []
+                        ) -> tuple[dict[str, Any], ...]:
+        """Every deployment of a ``kind`` by ``side`` on the map with ``terrain``, as JSON, square by square in
+        the order of ``_deploy_area``: a plain placement, then, when ``may_ambush``, the same as the ambush
+        (CK-DEPLOY-1, CK-AMB-1). Made once per map and shared, read-only, by every legal list, which takes the
+        runs of free squares (``_free_runs``): a deployment lists up to 922, and making them afresh was most of
+        its cost."""
+        out: list[dict[str, Any]] = []
         for at in self._deploy_area(terrain, side):
-            actions.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
+            out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at)})
             if may_ambush:
-                actions.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
-        squares = tuple(tuple(a["at"]) for a in actions)
-        return tuple(actions), squares
+                out.append({"type": "deploy", "side": side, "kind": kind, "at": list(at), "ambush": True})
+        return tuple(out)
+
+    @functools.lru_cache(maxsize=16)  # noqa: B019 - as _deploy_area
+    def _deploy_index(self, terrain: tuple[str, ...], side: str) -> dict[tuple[int, int], int]:
+        """Each square of ``_deploy_area`` by its place there."""
+        return {at: i for i, at in enumerate(self._deploy_area(terrain, side))}
+
+    def _free_runs(self, state: State, side: str) -> list[tuple[int, int]]:
+        """The squares ``side`` may place a unit on now (``_deploy_squares``), as runs [start, end) of places in
+        ``_deploy_area``: the area cut at every square a visible unit stands on (CK-DEPLOY-1)."""
+        index = self._deploy_index(state.terrain, side)
+        runs, start = [], 0
+        for i in sorted({index[u.at] for u in state.units if not u.hidden and u.at in index}):
+            if i > start:
+                runs.append((start, i))
+            start = i + 1
+        if start < len(index):
+            runs.append((start, len(index)))
+        return runs
 
     def _deploying(self, state: State, side: str) -> int:
         if side not in self.p.sides:

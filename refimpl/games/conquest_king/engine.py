@@ -15,7 +15,7 @@ from typing import Any
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
 from .deployment import Deployment
 from .lobby import Lobby
-from .model import STEPS, Profile, State, Unit, order
+from .model import Profile, State, Unit, order
 from .views import Views, observer_of
 
 INFO = GameInfo(
@@ -184,13 +184,15 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
                 out.append({"type": "complete", "side": side})
                 out += [{"type": "undeploy", "side": side, "at": list(u.at)} for u in state.units
                         if u.side == side and u.kind != "king"]
-                taken = {u.at for u in state.units if not u.hidden}
+                free = self._free_runs(state, side)
                 may_ambush = not any(u.ambush for u in state.units if u.side == side)
+                per = 2 if may_ambush else 1  # a square's placements: plain, then as the ambush
                 for kind, row in p.units.items():
                     if row["price"] is None or row["price"] > state.gold[s]:
                         continue
-                    actions, squares = self._deploy_actions(state.terrain, side, kind, may_ambush)
-                    out += [a for a, at in zip(actions, squares) if at not in taken]
+                    actions = self._deploy_actions(state.terrain, side, kind, may_ambush)
+                    for start, end in free:
+                        out += actions[start * per:end * per]
             return out
         if state.phase != "play":
             return []
@@ -206,13 +208,11 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
             if u.moved:
                 continue
             for to in self._reachable(state, u):
-                for facing in STEPS:
-                    out.append({"type": "move", "from": list(u.at), "to": list(to), "facing": facing})
-                    target = self._faced(to, facing)
+                for move, attack, target in self._moves(u.at, to):
+                    out.append(move)
                     enemy = visible.get(target) if target else None
                     if enemy is not None and enemy.side != side and not enemy.hidden:
-                        out.append({"type": "move", "from": list(u.at), "to": list(to), "facing": facing,
-                                    "attack": True})
+                        out.append(attack)
         out.append({"type": "end-phase"})
         return out
 
