@@ -118,15 +118,13 @@ class Deployment(Board):
 
     def _free_runs(self, state: State, side: str) -> list[tuple[int, int]]:
         """The squares ``side`` may place a unit on now (``_deploy_squares``), as runs [start, end) of places in
-        ``_deploy_area``: the area cut at every square a visible unit stands on (CK-DEPLOY-1)."""
+        ``_deploy_area`` (some empty): the area cut at every square a visible unit stands on (CK-DEPLOY-1)."""
         index = self._deploy_index(state.terrain, side)
         runs, start = [], 0
         for i in sorted({index[u.at] for u in state.units if not u.hidden and u.at in index}):
-            if i > start:
-                runs.append((start, i))
+            runs.append((start, i))
             start = i + 1
-        if start < len(index):
-            runs.append((start, len(index)))
+        runs.append((start, len(index)))
         return runs
 
     def _deploying(self, state: State, side: str) -> int:
