@@ -132,3 +132,17 @@ def test_a_misreading_said_to_need_a_long_reproducer_agrees_with_the_reference_u
         ours = reference.apply(ours, action)
         theirs = misread.apply(theirs, misread.parse_action(reference.action_json(action)))
         assert misread.view(theirs) == reference.view(ours), f"{key} differs after {step + 1} steps"
+
+
+def test_a_hidden_ambush_misread_as_hidden_when_placed_takes_its_square_in_the_list_too() -> None:
+    """CK-AMB-2#HiddenWhenPlaced reads the ambush as hidden from its placement, its square still taken: its
+    legal list (made from the runs of free squares) and its placements agree on that square (``_taken``, the one
+    place a misreading says which squares are taken)."""
+    misread = MISREADINGS["CK-AMB-2"]()
+    state = misread.new_state(None, None, {})
+    ambush = next(a for a in misread.legal_actions(state) if misread.action_json(a).get("ambush")
+                  and misread.action_json(a)["at"] == [2, 1])
+    state = misread.apply(state, ambush)
+    assert any(u.hidden for u in state.units)
+    listed = [misread.action_json(a) for a in misread.legal_actions(state)]
+    assert listed and not [a for a in listed if a["type"] == "deploy" and a["at"] == [2, 1]]

@@ -313,9 +313,8 @@ class HiddenWhenPlaced(_Base):
         after = super()._undeploy(shown, a)
         return replace(after, units=tuple(replace(u, hidden=u.ambush) for u in after.units))
 
-    def _deploy_squares(self, state: State, side: str) -> list[tuple[int, int]]:
-        taken = {u.at for u in state.units}
-        return [at for at in self._deploy_area(state.terrain, side) if at not in taken]
+    def _taken(self, state: State) -> set[tuple[int, int]]:
+        return {u.at for u in state.units}
 
 
 class AmbushSquareIsAFight(_Base):
