@@ -126,8 +126,11 @@ def _same_text(text: bytes, expected: Any, actual: Any) -> bool:
     """Whether ``actual`` is the same JSON as ``expected``, which orjson writes as ``text``: written alike, and
     where the text holds a ``null`` (orjson writes NaN and the infinities as null too) equal in Python, which
     tells them apart. Without one, text alone decides: orjson writes 1, 1.0 and true, and every string, each
-    its own way; both of one type at the top (orjson writes a dataclass, a Rejected, as an object too). Raises
-    TypeError for a value orjson cannot write."""
+    its own way; both of one type at the top (orjson writes a dataclass, a Rejected, as an object too).
+
+    For JSON values (what a build's answer reads as, what an engine makes as JSON): below the top, a value
+    that is not JSON is taken for what orjson writes of it (a tuple for the list, an enum for its value), as a
+    build would be sent it. Raises TypeError for a value orjson cannot write."""
     return type(expected) is type(actual) and text == orjson.dumps(actual) and (b"null" not in text
                                                                                  or expected == actual)
 
@@ -136,6 +139,8 @@ def identical(expected: Any, actual: Any) -> bool:
     """A quick yes for two whole values that are the same JSON: written alike by orjson (key order too) and
     equal in Python, which tells null from NaN (orjson writes both as null). False means: compare them field
     by field (keys in another order, 1 and 1.0, or a real difference)."""
+    if expected is actual:
+        return True
     if orjson is None:
         return False
     try:
@@ -171,6 +176,8 @@ def same_actions(expected: list[Any], actual: list[Any]) -> bool:
     """Whether two legal lists hold the same actions as many times each, in any order and with the keys of
     each in any order: a build's own order costs about 0.4 ms for 922 Conquest King deployments (2 ms action
     by action)."""
+    if expected is actual:  # (the build's answer written as the reference's own: see ProtocolDriver.batch)
+        return True
     if len(expected) != len(actual):
         return False
     if orjson is not None:
