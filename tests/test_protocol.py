@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from refimpl.games import GAMES
+from refimpl.harness.driver import Rejected
 from refimpl.harness.protocol import response_is_valid
 from refimpl.harness.serve import Session
 
@@ -169,13 +170,15 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
 
     from refimpl.harness import protocol
 
-    driver = protocol.ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=True)
+    driver = protocol.ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=True, transcript=[])
     writes = []
+    text = bytearray()
     real_write = os.write
 
     def counting_write(fd: int, data: Any) -> int:
         written = real_write(fd, data)
         writes.append(written)
+        text.extend(bytes(data[:written]))
         return written
 
     try:
@@ -191,6 +194,9 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     assert batched[0] < protocol.SEND_CHUNK  # the start went alone, at once
     assert len(batched) <= sum(batched) // protocol.SEND_CHUNK + 3 and len(batched) <= 30, batched
     assert single and writes == [len(b'{"id":302,"op":"state","observer":null}\n')]
+    # every request as json.dumps writes it (those the same but for the id are written once and reused)
+    sent = [m["request"] for m in driver.transcript if "request" in m][1:]  # type: ignore[union-attr]
+    assert bytes(text) == b"".join(json.dumps(m, separators=(",", ":")).encode() + b"\n" for m in sent)
 
 
 SLOW_BUILD = """\
@@ -312,3 +318,65 @@ def test_idle_work_reads_what_the_build_writes_to_stderr(tmp_path: Any) -> None:
     finally:
         driver.close()
     assert len(units) < 100, len(units)
+
+
+@pytest.mark.parametrize("pipeline", [True, False])
+def test_an_answer_written_exactly_as_the_reference_would_is_taken_as_that_answer_and_any_other_is_read(
+        pipeline: bool) -> None:
+    """``batch(..., expect=...)`` (the fuzzer's plan): a line that is byte for byte the reference's own
+    answer stands for it, unread; a line that differs at all (another value, the same value written another
+    way) is read and checked as ever, and the transcript holds every answer either way."""
+    import sys
+
+    from refimpl.harness.driver import ReferenceDriver
+    from refimpl.harness.protocol import ProtocolDriver
+
+    ops = [("start", "lantern-quay", "v1", 3, {}), ("apply", {"type": "roll", "dice": [2, 4, 6]}),
+           ("legal", None), ("view", None), ("apply", {"type": "fly"}), ("stats",)]
+    reference = ReferenceDriver()
+    answers = list(reference.batch(ops))
+    assert isinstance(answers[4], Rejected)
+    bent = [*answers]
+    bent[3] = {**answers[3], "round": 99}  # the build's true answer differs from this "expected" one
+    driver = ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=pipeline, transcript=[])
+    try:
+        taken = list(driver.batch(ops, expect=answers))
+        read = list(driver.batch([("view", None)], expect=[{**answers[3], "round": 99}]))
+        spaced = list(driver.batch([("view", None)], expect=[json.loads(json.dumps(answers[3]))]))
+    finally:
+        driver.close()
+    assert [a is b for a, b in zip(taken, answers)] == [True, True, True, True, False, True]
+    assert taken[4] == answers[4]  # a rejection is read (and equal)
+    assert read[0] == answers[3] and read[0]["round"] != 99
+    assert spaced[0] == answers[3]
+    responses = [m["response"] for m in driver.transcript if "response" in m]  # type: ignore[union-attr]
+    assert len(responses) == 1 + len(ops) + 2  # the hello's, the plan's, the two single views'
+    assert responses[4] == {"id": 4, "ok": True, "state": answers[3]}
+
+
+def test_a_line_that_is_not_the_reference_answer_is_checked_as_ever(tmp_path: Any) -> None:
+    """An answer the build writes with the reference's value but a wrong id is not taken for the reference's:
+    it breaks the protocol (the fast path compares the whole line, id included)."""
+    import sys
+
+    from refimpl.harness.driver import BuildBroke
+    from refimpl.harness.protocol import ProtocolDriver
+
+    script = tmp_path / "off_by_one.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    if r['op'] == 'hello':\n"
+        "        print(json.dumps({'id': 0, 'ok': True, 'protocol': 1, 'build': {'name': 'x'},\n"
+        "                          'games': {'lantern-quay': ['v1']}, 'capabilities': []}), flush=True)\n"
+        "    else:\n"
+        "        answer = {'id': r['id'] + 1, 'ok': True, 'state': {'game': 'g', 'ruleset': 'v1'}}\n"
+        "        sys.stdout.write(json.dumps(answer, separators=(',', ':')) + '\\n')\n"
+        "        sys.stdout.flush()\n")
+    driver = ProtocolDriver(f"{sys.executable} {script}")
+    try:
+        with pytest.raises(BuildBroke, match="answered id 2 where 1 was due"):
+            list(driver.batch([("view", None)], expect=[{"game": "g", "ruleset": "v1"}]))
+    finally:
+        driver.close()

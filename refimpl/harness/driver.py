@@ -137,15 +137,26 @@ class BadAnswer(Exception):
     """An answer that is not what the protocol says this request gets (a broken build)."""
 
 
+def answer_key(op: Op) -> str:
+    """The key an accepted answer to ``op`` holds its value under: ``actions`` (legal), ``stats`` (stats) or
+    ``state`` (every other request)."""
+    if op[0] == "legal" or (op[0] == "request" and op[1].get("op") == "legal"):
+        return "actions"
+    if op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats"):
+        return "stats"
+    return "state"
+
+
 def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
     """The outcome of ``op`` from the build's answer. Raises BadAnswer for an answer of the wrong shape."""
     if message.get("ok") is True:
-        if op[0] == "legal" or (op[0] == "request" and op[1].get("op") == "legal"):
+        key = answer_key(op)
+        if key == "actions":
             actions = message.get("actions")
             if not isinstance(actions, list) or not all(isinstance(a, dict) and "type" in a for a in actions):
                 raise BadAnswer("the answer to legal has no list of actions (objects with a type)")
             return actions
-        if op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats"):
+        if key == "stats":
             stats = message.get("stats")
             if not isinstance(stats, dict) or not all(isinstance(r, dict) for r in stats.values()):
                 raise BadAnswer("the answer to stats has no object of records by game")

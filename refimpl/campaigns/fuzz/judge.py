@@ -14,6 +14,7 @@ from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, first_difference, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ...harness.plan import Probe, Records, answer_prefix, is_stats, keeps_records, moves, plan_iter
+from ...harness.protocol import ProtocolDriver
 from ...harness.replay import _show_outcome, outcome_difference
 from .cases import Case, CaseDraw, CaseShape
 from .draw import Draw
@@ -210,7 +211,8 @@ def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]
     ops = planned()
     outcomes: list[Outcome] = []
     try:
-        for outcome in build.batch(ops):
+        # the build's answers are read knowing the reference's, which most are written exactly as
+        for outcome in build.batch(ops, expect=answers) if isinstance(build, ProtocolDriver) else build.batch(ops):
             outcomes.append(outcome)
     except BuildBroke as exc:
         for _ in ops:  # the rest of the plan: a drawn case is drawn whole all the same
