@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from refimpl.campaigns.fuzz import FuzzSettings, fuzz
-from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case, options
+from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, KindsMet, Options, _kind, draw_case, options
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
 from refimpl.campaigns.fuzz.judge import Upcoming, judge_drawn
@@ -377,6 +377,53 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
     assert judged.case == whole
     assert judged.divergence is None
     assert len(judged.answers) == len(judged.outcomes) == len(judged.probes) > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["conquest-king", "black-fog", "ludo"]), st.lists(st.integers(0, 10**6), max_size=30))
+def test_kinds_kept_from_position_to_position_are_the_kinds_worked_out_afresh(game: str, picks: list[int]) -> None:
+    """``Options.kinds`` with the kinds of actions met at earlier positions (the mirror's ``seen``) sorts
+    every action as ``_kind`` does, in the order of the list, at every position of a random game."""
+    engine = GAMES[game]
+    state = engine.new_state(engine.info.default_ruleset)
+    met = KindsMet()
+    extra = [{"type": "deploy", "ambush": 1}, {"type": "deploy", "ambush": True, "x": True}, "odd", [1]]
+    for pick in picks + [0]:
+        legal, every = options(engine, state)
+        here = Options(legal, every + extra * (pick % 2), met)
+        for type_ in here.types():
+            grouped: dict[str, list[Any]] = {}
+            for a in here.every:
+                if (a.get("type") if isinstance(a, dict) else "?") == type_:
+                    grouped.setdefault(_kind(a), []).append(a)
+            assert here.kinds(type_) == grouped
+        actions = engine.legal_actions(state)
+        if not actions:
+            break
+        state = engine.apply(state, actions[pick % len(actions)])
+
+
+def _floats(value: Any) -> list[float]:
+    if type(value) is float:
+        return [value]
+    if isinstance(value, dict):
+        return [f for v in value.values() for f in _floats(v)]
+    if isinstance(value, list):
+        return [f for v in value for f in _floats(v)]
+    return []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**32))
+def test_the_reference_answers_drawn_cases_with_no_float(game: str, seed: int) -> None:
+    """What lets the fuzzer take a build's line that is byte for byte the reference's answer as that answer
+    (refimpl/harness/protocol.py, ``_known``): orjson writes NaN and the infinities as null, and the reference
+    never answers with a float, whatever the case sends it (bent starts, bent actions)."""
+    engine = GAMES[game]
+    shape = CaseShape(max_steps=40, depth=engine.info.typical_length // 2)
+    judged = judge_drawn(CaseDraw(Draw(seed=seed), game, engine.info.default_ruleset, shape),
+                         ReferenceDriver(), lists_legal=True)
+    assert not [f for answer in judged.answers for f in _floats(answer)]
 
 
 def test_conquest_king_deployments_shared_by_legal_lists_stay_as_made() -> None:

@@ -126,6 +126,7 @@ class Mirror(ReferenceDriver):
         self._legal: tuple[Any, Any, list[Any], list[JSON]] | None = None
         self._options: tuple[Any, Any, Options] | None = None
         self._shown: tuple[Any, JSON] | None = None  # (state, the referee's view of it the latest answer showed)
+        self._met = KindsMet()  # the kinds of the actions met (Options)
         if start:
             self.send(("start", case.game, case.ruleset, case.seed, case.setup))
 
@@ -171,7 +172,8 @@ class Mirror(ReferenceDriver):
         here = self._options
         if here is not None and here[0] is engine and here[1] is state:
             return here[2]
-        found = Options(*options(engine, state, None if state is None else self.legal_json(engine, state)))
+        found = Options(*options(engine, state, None if state is None else self.legal_json(engine, state)),
+                        met=self._met)
         self._options = (engine, state, found)
         return found
 
@@ -207,19 +209,49 @@ def _kind(action: JSON) -> str:
     return kind if not flags else "+".join([kind] + sorted(flags))
 
 
+class KindsMet:
+    """The kinds of the actions a case has met, by the action's identity (the action kept with its kind), for
+    ``Options.kinds``: an engine may list the same action objects position after position (Conquest King's
+    deployments, made once per map), and working out each action's flags is most of sorting a long list
+    (JSON actions are never changed once made). Kept only while they are met again: a case whose long lists
+    are made afresh each time (Lantern Quay's rolls) stops keeping them after two lists with none met."""
+
+    LONG = 64  # actions of one type: a list this long is worth keeping
+    __slots__ = ("by_id", "idle")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[JSON, str]] = {}
+        self.idle = 0  # long lists in a row with no action met before
+
+    def worth(self, count: int) -> bool:
+        """Whether to keep the kinds of a list of ``count`` actions of one type."""
+        return count >= self.LONG and self.idle < 2
+
+
+def _flags_kind(a: dict[str, JSON], type_: str, flagged: dict[tuple[str, ...], str]) -> str:
+    """The kind (``_kind``) of an action of ``type_`` with a value equal to true (1 and 1.0 are: its flags are
+    the values that are true); ``flagged``: the kinds of the flags met so far."""
+    flags = tuple([k for k, v in a.items() if v is True])
+    kind = flagged.get(flags)
+    if kind is None:
+        kind = flagged[flags] = "+".join([type_] + sorted(flags)) if flags else type_
+    return kind
+
+
 class Options:
     """What can be done at one position, worked out once for every draw from it: the legal actions, those
     together with the ones ``legal`` leaves out (``every``), the types of ``every``, and the actions of a type by
     kind, worked out when a draw asks for that type. A Conquest King deployment lists 922 actions, half of them
     an ambush: sorting every one by kind took longer than the rest of the draw (380 µs), and most draws pick
-    another type or no action at all."""
+    another type or no action at all. ``met``: the kinds of the actions met at the case's earlier positions."""
 
-    __slots__ = ("legal", "every", "_names", "_kinds")
+    __slots__ = ("legal", "every", "_names", "_kinds", "_met")
 
-    def __init__(self, legal: list[JSON], every: list[JSON]) -> None:
+    def __init__(self, legal: list[JSON], every: list[JSON], met: KindsMet | None = None) -> None:
         self.legal, self.every = legal, every
         self._names = type_names(every, lambda _: "?")  # (a vocabulary's bent actions may be anything)
         self._kinds: dict[str, dict[str, list[JSON]]] = {}
+        self._met = met
 
     def types(self) -> list[str]:
         """The types of ``every``, sorted."""
@@ -237,21 +269,33 @@ class Options:
             return found
         found = {}
         flagged: dict[tuple[str, ...], str] = {}  # true flags: the kind, worked out once
-        for a, name in zip(self.every, self._names):
-            if name != type_:
-                continue
-            if type(a) is dict and True in a.values():  # a value equal to true (1 and 1.0 are): flags are the true ones
-                flags = tuple([k for k, v in a.items() if v is True])
-                kind = flagged.get(flags)
-                if kind is None:
-                    kind = flagged[flags] = "+".join([name] + sorted(flags)) if flags else name
-            else:
-                kind = name
-            same = found.get(kind)
-            if same is None:
-                found[kind] = [a]
-            else:
-                same.append(a)
+        met = self._met
+        if met is not None and met.worth(self._names.count(type_)):
+            chosen = [a for a, n in zip(self.every, self._names) if n == type_]
+            by_id, again = met.by_id, 0
+            for a, was in zip(chosen, map(by_id.get, map(id, chosen))):
+                if was is not None and was[0] is a:
+                    kind = was[1]
+                    again += 1
+                else:
+                    kind = _flags_kind(a, type_, flagged) if type(a) is dict and True in a.values() else type_
+                    by_id[id(a)] = (a, kind)
+                same = found.get(kind)
+                if same is None:
+                    found[kind] = [a]
+                else:
+                    same.append(a)
+            met.idle = 0 if again else met.idle + 1
+        else:
+            for a, name in zip(self.every, self._names):
+                if name != type_:
+                    continue
+                kind = _flags_kind(a, type_, flagged) if type(a) is dict and True in a.values() else type_
+                same = found.get(kind)
+                if same is None:
+                    found[kind] = [a]
+                else:
+                    same.append(a)
         self._kinds[type_] = found
         return found
 
