@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.harness.driver import Rejected
@@ -380,3 +381,43 @@ def test_a_line_that_is_not_the_reference_answer_is_checked_as_ever(tmp_path: An
             list(driver.batch([("view", None)], expect=[{"game": "g", "ruleset": "v1"}]))
     finally:
         driver.close()
+
+
+_ACTION = st.fixed_dictionaries({"type": st.sampled_from(["deploy", "move"]), "at": st.lists(st.integers(0, 3),
+                                 min_size=2, max_size=2)}, optional={"ambush": st.booleans(),
+                                 "to": st.lists(st.fixed_dictionaries({"x": st.integers(0, 2)}), max_size=2)})
+
+
+_A, _B = {"type": "deploy", "at": [0, 0]}, {"type": "deploy", "at": [1, 0]}  # (written as long)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ACTION, min_size=1, max_size=8), st.lists(_ACTION, min_size=1, max_size=8), st.randoms())
+@example(ours=[_A, _A, _B], other=[_A], rnd=random.Random(0))  # a repeated action: counts matter, not the set
+def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_same_multiset(
+        ours: list[Any], other: list[Any], rnd: Any) -> None:
+    """``Known.answers``: a build's legal list written as the reference writes its actions is the reference's
+    answer in any order, and only when it holds the same actions as many times each (nested ``},{`` and
+    repeated actions included); anything else is read and compared as ever."""
+    from refimpl.harness.compare import same_actions
+    from refimpl.harness.protocol import _known
+
+    known = _known(("legal", None), 7, ours)
+    assert known is not None
+    # the build's line as the reference's actions' texts cut at every "},{" and put together in another order:
+    # taken only if it reads as the same actions (a "},{" inside an action must not be cut)
+    pieces = json.dumps(ours, separators=(",", ":"))[2:-2].split("},{")
+    rnd.shuffle(pieces)
+    line = ('{"id":7,"ok":true,"actions":[{' + "},{".join(pieces) + "}]}").encode()
+    if known.answers(line):
+        assert same_actions(ours, json.loads(line)["actions"]), line
+    for theirs in (rnd.sample(ours, len(ours)), other, rnd.sample(ours + other[:1], len(ours)), ours[::-1],
+                   ours[1:] + ours[-1:]):
+        line = json.dumps({"id": 7, "ok": True, "actions": theirs}, separators=(",", ":")).encode()
+        taken = known.answers(line)
+        assert taken <= same_actions(ours, theirs), (ours, theirs)  # never takes a list that differs
+        plain = not any("},{" in json.dumps(a, separators=(",", ":")) for a in ours)
+        if plain and sorted(map(json.dumps, theirs)) == sorted(map(json.dumps, ours)):
+            assert taken  # the same actions, written alike, in any order (one with "},{" inside is read)
+    assert not _known(("legal", None), 7, ours, any_order=False).answers(  # type: ignore[union-attr]
+        json.dumps({"id": 7, "ok": True, "actions": ours[::-1]}, separators=(",", ":")).encode()) or ours == ours[::-1]

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any
 
 import jsonschema
 
@@ -52,18 +52,41 @@ _SCHEMA = json.loads(resources.files("refimpl").joinpath("schemas", "protocol-v1
 _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
 
-class Known(NamedTuple):
-    """An answer the kit knows before the build gives it: the line, the message it is, and its outcome."""
+class Known:
+    """An answer the kit knows before the build gives it (``_known``): the line, the message it is, and its
+    outcome; ``any_order``: a legal list that the same actions in another order answer as well."""
 
-    line: bytes
-    message: dict[str, JSON]
-    answer: Outcome
+    __slots__ = ("line", "message", "answer", "any_order")
+
+    def __init__(self, line: bytes, message: dict[str, JSON], answer: Outcome, any_order: bool) -> None:
+        self.line, self.message, self.answer, self.any_order = line, message, answer, any_order
+
+    def answers(self, line: bytes) -> bool:
+        """Whether the build's ``line`` is this answer: byte for byte, or, for a legal list, the same actions
+        byte for byte in another order, as many times each (lists are compared as multisets). A line that is
+        ``[{`` + actions joined by ``},{`` + ``}]`` where each action is one of the reference's reads as exactly
+        those actions, in that order."""
+        if line == self.line:
+            return True
+        if not self.any_order or len(line) != len(self.line):
+            return False
+        ours = self.line
+        head = ours.index(b"[") + 2  # past the list's opening and its first action's brace
+        if line[:head] != ours[:head] or line[-3:] != b"}]}":
+            return False
+        mine, theirs = ours[head:-3].split(b"},{"), line[head:-3].split(b"},{")
+        if len(mine) != len(self.message["actions"]) or len(theirs) != len(mine):  # (a "},{" within an action)
+            return False
+        distinct = set(mine)
+        if len(distinct) == len(mine):
+            return distinct == set(theirs)
+        return sorted(mine) == sorted(theirs)
 
 
-def _known(op: Op, rid: int, answer: Outcome) -> Known | None:
+def _known(op: Op, rid: int, answer: Outcome, any_order: bool = True) -> Known | None:
     """The line the reference's own ``serve`` writes for request ``rid`` when its answer to ``op`` is the
     accepted ``answer`` (orjson's compact text, the id first), the message that line is, and ``answer``; None
-    for a refusal or a value orjson cannot write.
+    for a refusal or a value orjson cannot write. ``any_order``: a legal list in another order is taken too.
 
     A build that writes those very bytes gave that very answer: orjson writes every value its own way, but
     NaN and the infinities as ``null``, and the reference's answers hold no float (seeds and set-ups are
@@ -76,7 +99,8 @@ def _known(op: Op, rid: int, answer: Outcome) -> Known | None:
     except TypeError:
         return None
     line = b'{"id":%d,"ok":true,"%s":%s}' % (rid, key.encode(), text)
-    return Known(line, {"id": rid, "ok": True, key: answer}, answer)
+    return Known(line, {"id": rid, "ok": True, key: answer}, answer,
+                 any_order and key == "actions" and len(text) > 2)
 
 
 class BuildProcess:
@@ -321,7 +345,7 @@ class BuildProcess:
         if self._closed:
             raise BuildBroke("closed", f"the kit closed the build before reading answer {expected_id}")
         line = self._next_line(expected_id)
-        if known is not None and line == known.line:
+        if known is not None and known.answers(line):
             return known.message
         try:
             message = jsonio.loads(line)
@@ -540,14 +564,16 @@ class ProtocolDriver(CallsByBatch):
         requests that ask such a build for its own chance, refimpl/harness/ownchance.py; a driver sent those is used
         for nothing else). ``expect``: the reference's answers, the one to the i-th op there by the time that
         op is taken from ``ops`` (the fuzzer's plan); an answer the build writes exactly as the reference's
-        own ``serve`` would (``_known``) is that answer, neither read nor checked again.
+        own ``serve`` would (``_known``), or a legal list of the very same actions in another order
+        (``Known.answers``; not while a transcript is kept, which shows the build's order), is that answer,
+        neither read nor checked again.
         """
         if self.explicit_chance is not None and not as_written:
             ops = map(self.explicit_chance.rewrite, ops)
         if not self.pipeline:
             for index, op in enumerate(ops):
                 rid = self._send(op)
-                known = _known(op, rid, expect[index]) if expect is not None else None
+                known = _known(op, rid, expect[index], self.transcript is None) if expect is not None else None
                 message = self._receive(rid, known)
                 yield known.answer if known is not None and message is known.message else self._outcome(op, message)
             return
@@ -572,7 +598,7 @@ class ProtocolDriver(CallsByBatch):
                 if not inflight:
                     return
                 op, rid, index = inflight[0]
-                known = _known(op, rid, expect[index]) if expect is not None else None
+                known = _known(op, rid, expect[index], self.transcript is None) if expect is not None else None
                 message = self._receive(rid, known)
                 inflight.popleft()
                 yield known.answer if known is not None and message is known.message else self._outcome(op, message)
