@@ -126,7 +126,7 @@ class Mirror(ReferenceDriver):
         self._legal: tuple[Any, Any, list[Any], list[JSON]] | None = None
         self._options: tuple[Any, Any, Options] | None = None
         self._shown: tuple[Any, JSON] | None = None  # (state, the referee's view of it the latest answer showed)
-        self._met = KindsMet()  # the kinds of the actions met (Options)
+        self._met = met(case.game)  # the kinds of the actions met (Options)
         if start:
             self.send(("start", case.game, case.ruleset, case.seed, case.setup))
 
@@ -210,22 +210,40 @@ def _kind(action: JSON) -> str:
 
 
 class KindsMet:
-    """The kinds of the actions a case has met, by the action's identity (the action kept with its kind), for
-    ``Options.kinds``: an engine may list the same action objects position after position (Conquest King's
-    deployments, made once per map), and working out each action's flags is most of sorting a long list
-    (JSON actions are never changed once made). Kept only while they are met again: a case whose long lists
-    are made afresh each time (Lantern Quay's rolls) stops keeping them after two lists with none met."""
+    """The kinds of the long lists' actions met so far, by the action's identity (the action kept with its
+    kind), for ``Options.kinds``: an engine may list the same action objects position after position and case
+    after case (Conquest King's deployments, made once per map), and working out each action's flags is most
+    of sorting a long list (JSON actions are never changed once made). One per game (``met``), kept while at
+    least a quarter of the actions are met again (Lantern Quay's rolls are made afresh each time: after the
+    first TRIAL actions it keeps none), and begun afresh past LIMIT actions."""
 
     LONG = 64  # actions of one type: a list this long is worth keeping
-    __slots__ = ("by_id", "idle")
+    TRIAL = 5000  # actions kept before the share met again decides
+    LIMIT = 50_000  # actions kept at most (each keeps its action alive)
+    __slots__ = ("by_id", "met", "seen")
 
     def __init__(self) -> None:
         self.by_id: dict[int, tuple[JSON, str]] = {}
-        self.idle = 0  # long lists in a row with no action met before
+        self.met = self.seen = 0  # actions of long lists: met again, and in all
 
     def worth(self, count: int) -> bool:
         """Whether to keep the kinds of a list of ``count`` actions of one type."""
-        return count >= self.LONG and self.idle < 2
+        if count < self.LONG or (self.seen > self.TRIAL and self.met * 4 < self.seen):
+            return False
+        if len(self.by_id) > self.LIMIT:
+            self.by_id.clear()
+        return True
+
+
+_MET: dict[str, KindsMet] = {}
+
+
+def met(game: str) -> KindsMet:
+    """The kinds met in ``game``'s long lists in this process (``KindsMet``)."""
+    found = _MET.get(game)
+    if found is None:
+        found = _MET[game] = KindsMet()
+    return found
 
 
 def _flags_kind(a: dict[str, JSON], type_: str, flagged: dict[tuple[str, ...], str]) -> str:
@@ -285,7 +303,8 @@ class Options:
                     found[kind] = [a]
                 else:
                     same.append(a)
-            met.idle = 0 if again else met.idle + 1
+            met.met += again
+            met.seen += len(chosen)
         else:
             for a, name in zip(self.every, self._names):
                 if name != type_:
