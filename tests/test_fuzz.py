@@ -748,3 +748,33 @@ def test_a_build_that_dies_between_cases_and_cannot_start_again_is_named_broken(
         first.close()
     assert result.finding is not None and result.finding.kind == Status.BROKE
     assert result.finding.cause.startswith("crashed-at-start") or "exit status 1" in result.finding.cause
+
+
+REVERSED_LEGAL = """\
+import sys
+from refimpl.games import GAMES
+from refimpl.harness.serve import Session
+from refimpl.util import jsonio
+session = Session(GAMES, "reversed", reuse_views=True)
+for line in sys.stdin:
+    answer = session.answer(line)
+    if isinstance(answer.get("actions"), list):
+        answer = {**answer, "actions": answer["actions"][::-1]}
+    sys.stdout.buffer.write(jsonio.dumps(answer) + b"\\n")
+    sys.stdout.flush()
+    if session.quitting:
+        break
+"""
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_a_build_that_lists_legal_actions_in_its_own_order_fuzzes_clean_and_deterministic(
+        tmp_path: Path, twice: bool) -> None:
+    """The reference written out with every legal list reversed conforms: its lists stand for the reference's
+    (``Known.answers``), and with ``--twice`` they are read as written, so two runs agree (review: they once
+    compared the reference's order with the build's and called the build not deterministic)."""
+    script = tmp_path / "reversed.py"
+    script.write_text(REVERSED_LEGAL)
+    report = fuzz(f"{shlex.quote(sys.executable)} {script}",
+                  FuzzSettings("conquest-king", ruleset="v1", examples=12, seed=3, twice=twice), str(tmp_path / "out"))
+    assert report.finding is None, report.explanation

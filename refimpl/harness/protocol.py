@@ -68,8 +68,8 @@ class Known:
         those actions, in that order."""
         if line == self.line:
             return True
-        if not self.any_order or len(line) != len(self.line):
-            return False
+        if not self.any_order or len(line) != len(self.line) or set(map(type, self.message["actions"])) != {dict}:
+            return False  # (a list of objects only: a non-object beside a "},{" in a string could pass the count)
         ours = self.line
         head = ours.index(b"[") + 2  # past the list's opening and its first action's brace
         if line[:head] != ours[:head] or line[-3:] != b"}]}":
@@ -516,12 +516,9 @@ class ProtocolDriver(CallsByBatch):
     def _send(self, op: Op, more: bool = False) -> int:
         """Send the request for ``op`` (``_request``). The requests that are the same but for their id (a
         view, a legal list, a restart: most of a fuzz case's) are written once per driver."""
-        try:
-            rest = self._fixed.get(op) if op[0] in _FIXED else b""
-        except TypeError:  # (an op holding a list or a mapping)
-            rest = b""
-        if rest == b"":
-            return self._request(request(op), more)
+        if op[0] not in _FIXED or not (len(op) == 1 or len(op) == 2 and (op[1] is None or type(op[1]) is str)):
+            return self._request(request(op), more)  # (an observer that is no name: 1 and true are one key)
+        rest = self._fixed.get(op)
         if rest is None:
             rest = self._fixed[op] = _encode(request(op)).encode()[1:]  # (what follows the opening brace)
         rid = self._next_id
@@ -555,8 +552,8 @@ class ProtocolDriver(CallsByBatch):
     def supports(self, game: str, ruleset: str | None) -> bool:
         return default_ruleset(game, ruleset) in self.games.get(game, [])
 
-    def batch(self, ops: Iterable[Op], as_written: bool = False,
-              expect: Sequence[Outcome] | None = None) -> Generator[Outcome, None, None]:
+    def batch(self, ops: Iterable[Op], as_written: bool = False, expect: Sequence[Outcome] | None = None,
+              any_order: bool = True) -> Generator[Outcome, None, None]:
         """Send every request first (when pipelining), then yield the outcomes in order.
 
         Closing the iterator early still reads the remaining answers, so the stream stays in step. To an
@@ -564,16 +561,17 @@ class ProtocolDriver(CallsByBatch):
         requests that ask such a build for its own chance, refimpl/harness/ownchance.py; a driver sent those is used
         for nothing else). ``expect``: the reference's answers, the one to the i-th op there by the time that
         op is taken from ``ops`` (the fuzzer's plan); an answer the build writes exactly as the reference's
-        own ``serve`` would (``_known``), or a legal list of the very same actions in another order
-        (``Known.answers``; not while a transcript is kept, which shows the build's order), is that answer,
-        neither read nor checked again.
+        own ``serve`` would (``_known``), or, with ``any_order``, a legal list of the very same actions in
+        another order (``Known.answers``; not while a transcript is kept, which shows the build's order), is
+        that answer, neither read nor checked again.
         """
         if self.explicit_chance is not None and not as_written:
             ops = map(self.explicit_chance.rewrite, ops)
+        any_order = any_order and self.transcript is None
         if not self.pipeline:
             for index, op in enumerate(ops):
                 rid = self._send(op)
-                known = _known(op, rid, expect[index], self.transcript is None) if expect is not None else None
+                known = _known(op, rid, expect[index], any_order) if expect is not None else None
                 message = self._receive(rid, known)
                 yield known.answer if known is not None and message is known.message else self._outcome(op, message)
             return
@@ -598,7 +596,7 @@ class ProtocolDriver(CallsByBatch):
                 if not inflight:
                     return
                 op, rid, index = inflight[0]
-                known = _known(op, rid, expect[index], self.transcript is None) if expect is not None else None
+                known = _known(op, rid, expect[index], any_order) if expect is not None else None
                 message = self._receive(rid, known)
                 inflight.popleft()
                 yield known.answer if known is not None and message is known.message else self._outcome(op, message)

@@ -195,12 +195,12 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
             if drawn is None:
                 assert isinstance(case, Case)  # not being drawn: a whole case
                 history.append(case)
-                judged = judge(case, target, "legal" in target.capabilities)
+                judged = judge(case, target, "legal" in target.capabilities, any_order=not s.twice)
             else:
                 target.process.idle = None if after is None else after.planned_for(target).step
                 try:
                     judged = judge_drawn(drawn, target, "legal" in target.capabilities,
-                                         None if upcoming is None else upcoming.plan())
+                                         None if upcoming is None else upcoming.plan(), any_order=not s.twice)
                 finally:
                     target.process.idle = None
                     history.append(drawn.sent())  # what the build was sent of it

@@ -90,15 +90,17 @@ class Judged:
     divergence: Divergence | None
 
 
-def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False) -> Judged:
+def judge(case: Case, build: Driver, lists_legal: bool, full: bool = False, any_order: bool = True) -> Judged:
     """Send the case to the build and compare every answer with the reference's. ``full``: the legal lists
-    after every step, as ``verify`` checks a trace (else only where the case asks). Raises BuildBroke, with
-    ``step`` set to the case's step whose answers were due when the build broke."""
+    after every step, as ``verify`` checks a trace (else only where the case asks). ``any_order``: a legal
+    list of the reference's actions in the build's own order may stand as the reference's list in the
+    outcomes (``ProtocolDriver.batch``); not where the outcomes are compared with a second run's (``--twice``).
+    Raises BuildBroke, with ``step`` set to the case's step whose answers were due when the build broke."""
     reference: Driver = ReferenceDriver()
     if is_explicit(build):  # the reference answers the explicit requests such a build is sent
         reference = ExplicitChance(reference)
     return _judged(case, plan_iter(case.trace(), lists_legal, reference, None if full else case.legal_at,
-                                   records=keeps_records(build, case.game)), build)
+                                   records=keeps_records(build, case.game)), build, any_order)
 
 
 class Upcoming:
@@ -174,7 +176,7 @@ class Upcoming:
 
 
 def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool,
-                planned: Iterator[tuple[Probe, Outcome | None]] | None = None) -> Judged:
+                planned: Iterator[tuple[Probe, Outcome | None]] | None = None, any_order: bool = True) -> Judged:
     """Draw the case and judge it in one pass, as ``judge`` judges a drawn case: the draw's mirror is the
     reference that answers the plan, so it works each answer out once, and the requests go to the build as
     the plan makes them, so the build answers while the kit draws. Raises BuildBroke as ``judge`` does (the
@@ -182,14 +184,15 @@ def judge_drawn(drawn: CaseDraw, build: Driver, lists_legal: bool,
     if is_explicit(build):
         # Such a build is sent the explicit form of each request and the reference answers that form, while
         # the mirror plays the requests as written: the case is drawn first, then judged.
-        return judge(drawn.case(), build, lists_legal)
+        return judge(drawn.case(), build, lists_legal, any_order=any_order)
     if planned is None:
         planned = plan_iter(drawn.trace(), lists_legal, drawn.mirror, drawn.legal_at,
                             records=keeps_records(build, drawn.mirror.game))
-    return _judged(drawn, planned, build)
+    return _judged(drawn, planned, build, any_order)
 
 
-def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]], build: Driver) -> Judged:
+def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]], build: Driver,
+            any_order: bool = True) -> Judged:
     """The plan (``plan_iter`` with the reference as its oracle), request by request as it is made, sent to
     the build; then the first divergence."""
     probes: list[Probe] = []
@@ -212,7 +215,8 @@ def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]
     outcomes: list[Outcome] = []
     try:
         # the build's answers are read knowing the reference's, which most are written exactly as
-        for outcome in build.batch(ops, expect=answers) if isinstance(build, ProtocolDriver) else build.batch(ops):
+        for outcome in (build.batch(ops, expect=answers, any_order=any_order) if isinstance(build, ProtocolDriver)
+                        else build.batch(ops)):
             outcomes.append(outcome)
     except BuildBroke as exc:
         for _ in ops:  # the rest of the plan: a drawn case is drawn whole all the same
