@@ -542,6 +542,13 @@ class ProtocolDriver(CallsByBatch):
     def _call(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
         return self._receive(self._request(body))
 
+    def _answer(self, op: Op, rid: int, expected: Outcome | None, any_order: bool) -> Outcome:
+        """The outcome of request ``rid`` (for ``op``): ``expected`` itself where the build's line is that
+        answer (``Known.answers``), else the line read and checked. Raises BuildBroke."""
+        known = None if expected is None else _known(op, rid, expected, any_order)
+        message = self._receive(rid, known)
+        return known.answer if known is not None and message is known.message else self._outcome(op, message)
+
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
         try:
             return outcome(op, message)
@@ -570,10 +577,7 @@ class ProtocolDriver(CallsByBatch):
         any_order = any_order and self.transcript is None
         if not self.pipeline:
             for index, op in enumerate(ops):
-                rid = self._send(op)
-                known = _known(op, rid, expect[index], any_order) if expect is not None else None
-                message = self._receive(rid, known)
-                yield known.answer if known is not None and message is known.message else self._outcome(op, message)
+                yield self._answer(op, self._send(op), None if expect is None else expect[index], any_order)
             return
         # At most WINDOW requests are in flight: ops are taken (and planned) as answers come, so a trace of any
         # length is sent in bounded memory; the window is topped up by halves, so requests still go out in
@@ -596,10 +600,9 @@ class ProtocolDriver(CallsByBatch):
                 if not inflight:
                     return
                 op, rid, index = inflight[0]
-                known = _known(op, rid, expect[index], any_order) if expect is not None else None
-                message = self._receive(rid, known)
+                answer = self._answer(op, rid, None if expect is None else expect[index], any_order)
                 inflight.popleft()
-                yield known.answer if known is not None and message is known.message else self._outcome(op, message)
+                yield answer
         except GeneratorExit:
             # The caller stopped early (a mismatch): read the answers still due to stay in step. A build
             # that breaks meanwhile is marked broken (the caller closes it), not reported twice.

@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Any
 
 from ...games import GAMES, JSON, Game, RuleViolation
@@ -126,7 +127,7 @@ class Mirror(ReferenceDriver):
         self._legal: tuple[Any, Any, list[Any], list[JSON]] | None = None
         self._options: tuple[Any, Any, Options] | None = None
         self._shown: tuple[Any, JSON] | None = None  # (state, the referee's view of it the latest answer showed)
-        self._met = met(case.game)  # the kinds of the actions met (Options)
+        self._met = met(case.game)  # the kinds of the long lists' actions met in this game (Options)
         if start:
             self.send(("start", case.game, case.ruleset, case.seed, case.setup))
 
@@ -261,7 +262,7 @@ class Options:
     together with the ones ``legal`` leaves out (``every``), the types of ``every``, and the actions of a type by
     kind, worked out when a draw asks for that type. A Conquest King deployment lists 922 actions, half of them
     an ambush: sorting every one by kind took longer than the rest of the draw (380 µs), and most draws pick
-    another type or no action at all. ``met``: the kinds of the actions met at the case's earlier positions."""
+    another type or no action at all. ``met``: the kinds of the long lists' actions met before (``KindsMet``)."""
 
     __slots__ = ("legal", "every", "_names", "_kinds", "_met")
 
@@ -287,34 +288,26 @@ class Options:
             return found
         found = {}
         flagged: dict[tuple[str, ...], str] = {}  # true flags: the kind, worked out once
-        met = self._met
-        if met is not None and met.worth(self._names.count(type_)):
-            chosen = [a for a, n in zip(self.every, self._names) if n == type_]
-            by_id, again = met.by_id, 0
-            for a, was in zip(chosen, map(by_id.get, map(id, chosen))):
-                if was is not None and was[0] is a:
-                    kind = was[1]
-                    again += 1
-                else:
-                    kind = _flags_kind(a, type_, flagged) if type(a) is dict and True in a.values() else type_
+        chosen = [a for a, n in zip(self.every, self._names) if n == type_]
+        met = self._met if self._met is not None and self._met.worth(len(chosen)) else None
+        by_id = met.by_id if met is not None else {}
+        again = 0
+        for a, was in zip(chosen, map(by_id.get, map(id, chosen)) if met is not None else repeat(None)):
+            if was is not None and was[0] is a:
+                kind = was[1]
+                again += 1
+            else:
+                kind = _flags_kind(a, type_, flagged) if type(a) is dict and True in a.values() else type_
+                if met is not None:
                     by_id[id(a)] = (a, kind)
-                same = found.get(kind)
-                if same is None:
-                    found[kind] = [a]
-                else:
-                    same.append(a)
+            same = found.get(kind)
+            if same is None:
+                found[kind] = [a]
+            else:
+                same.append(a)
+        if met is not None:
             met.met += again
             met.seen += len(chosen)
-        else:
-            for a, name in zip(self.every, self._names):
-                if name != type_:
-                    continue
-                kind = _flags_kind(a, type_, flagged) if type(a) is dict and True in a.values() else type_
-                same = found.get(kind)
-                if same is None:
-                    found[kind] = [a]
-                else:
-                    same.append(a)
         self._kinds[type_] = found
         return found
 

@@ -214,7 +214,7 @@ def _judged(source: Case | CaseDraw, plan: Iterator[tuple[Probe, Outcome | None]
     ops = planned()
     outcomes: list[Outcome] = []
     try:
-        # the build's answers are read knowing the reference's, which most are written exactly as
+        # a build over the protocol has its answers read knowing the reference's (most come written as them)
         for outcome in (build.batch(ops, expect=answers, any_order=any_order) if isinstance(build, ProtocolDriver)
                         else build.batch(ops)):
             outcomes.append(outcome)
