@@ -101,7 +101,8 @@ def _run(tmp: Path, *extra: str) -> tuple[str, str]:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     said = re.sub(r"\d+\.\d+ s", "_ s", proc.stdout.replace(str(tmp), "OUT"))
     said = re.sub(r"(?m)^[\d.]+ cases and [\d.]+ requests a second.*\n", "", said)  # speed varies
-    return said, (tmp / "lantern-quay-v1-seed11.yaml").read_text()
+    (written,) = tmp.glob("lantern-quay-*-seed11.yaml")  # named by the finding's ruleset: the cases take each in turn
+    return said, written.read_text()
 
 
 def test_the_same_seed_and_job_count_give_the_same_run(tmp_path: Path) -> None:
@@ -111,7 +112,8 @@ def test_the_same_seed_and_job_count_give_the_same_run(tmp_path: Path) -> None:
     said, trace = _run(tmp_path / "one")
     report = fuzz(build("wrong.py", "forge-spends-on-failure"), FuzzSettings("lantern-quay", seed=11, examples=300),
                   tmp_path / "lib")
-    assert (tmp_path / "lib" / "lantern-quay-v1-seed11.yaml").read_text() == trace  # in-process, the same
+    assert Path(report.trace_path or "").read_text() == trace  # in-process, the same
+    assert report.trace_path == str(tmp_path / "lib" / f"lantern-quay-{report.ruleset}-seed11.yaml")
     assert f"at step {report.divergence.step}:" in said
 
 
@@ -168,7 +170,8 @@ def test_json_report(tmp_path: Path) -> None:
     doc = json.loads(proc.stdout)
     assert doc["finding"]["kind"] == Status.DIVERGES and doc["finding"]["steps"] <= 3
     assert doc["divergence"]["path"] and doc["replays"] == "replays to the same mismatch"
-    assert doc["reproducer"] == str(tmp_path / "beacon-lines-v1-seed0.yaml")
+    assert doc["reproducer"] == str(tmp_path / f"beacon-lines-{doc['ruleset']}-seed0.yaml")
+    assert doc["rulesets"] == ["v1", "v0"] and doc["ruleset"] in doc["rulesets"]  # the default's first
 
 
 # --- the pieces ------------------------------------------------------------------------------------
@@ -307,7 +310,7 @@ def test_out_naming_a_yaml_file_writes_the_reproducer_there(tmp_path: Path) -> N
     folder = tmp_path / "old.yml"  # a folder already there stays a folder
     folder.mkdir()
     report = fuzz(build("wrong.py", "second-claim"), FuzzSettings("beacon-lines", shrink_time=5), folder)
-    assert report.trace_path == str(folder / "beacon-lines-v1-seed0.yaml")
+    assert report.trace_path == str(folder / f"beacon-lines-{report.ruleset}-seed0.yaml")
     nested = tmp_path / "new" / "case.YML"
     report = fuzz(build("wrong.py", "second-claim"), FuzzSettings("beacon-lines", shrink_time=5), nested)
     assert report.trace_path == str(nested) and nested.is_file()

@@ -17,7 +17,9 @@ def fuzz_text(result: Any, game: str) -> str:
     from ..suite import describe
 
     finding = result.finding
-    lines = [f"fuzzed {game} {result.ruleset} against {printable(result.build)} with {describe()}: "
+    rulesets = getattr(result, "rulesets", ()) or (result.ruleset,)
+    shown = result.ruleset if result.finding is not None or len(rulesets) == 1 else " and ".join(rulesets)
+    lines = [f"fuzzed {game} {shown} against {printable(result.build)} with {describe()}: "
              f"{result.cases} cases, "
              f"{result.requests} requests, {len(result.campaigns)} campaign(s), "
              f"{max(c.seconds for c in result.campaigns):.1f} s"]

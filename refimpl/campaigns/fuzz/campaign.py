@@ -136,6 +136,9 @@ class CampaignJob:
     settings: FuzzSettings
     ruleset: str
     job: int
+    # The rulesets the cases take in turn, case by case (fuzz without --ruleset: every one the build declares);
+    # empty: ``ruleset`` alone.
+    rulesets: tuple[str, ...] = ()
 
 
 PROGRESS_EVERY = 25  # cases between two progress lines
@@ -280,7 +283,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 else:  # the build does not start, or it is sent the explicit form of each request, which the
                     # case must be drawn whole for (judge_drawn): drawn afresh, as usual
                     draw, upcoming, after = upcoming.begin_again().d, None, None
-            drawn = CaseDraw(draw, s.game, job.ruleset, shape) if upcoming is None else upcoming.case_draw()
+            drawn = CaseDraw(draw, s.game, current[0], shape) if upcoming is None else upcoming.case_draw()
             broken_by[0] = None
             # While searching, the case goes to the build as it is drawn. While shrinking, it is drawn whole
             # first: Hypothesis may end a shrunk case midway, and then the build must not have been sent it.
@@ -303,9 +306,16 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         result.search_seconds = round(time.monotonic() - started, 3)
         result.search_cases, result.search_requests = result.cases, result.requests
 
+    rotation = job.rulesets or (job.ruleset,)
+    drawn_ahead = [0]
+    current = [job.ruleset]  # the ruleset of the case being judged (while shrinking: the finding's)
+
     def ahead(cases: random.Random) -> Upcoming:
-        """The next case of the search, with its own seed in turn, to be drawn ahead while the build answers."""
-        return Upcoming(cases.getrandbits(64), s.game, job.ruleset, shape)
+        """The next case of the search, with its own seed in turn, to be drawn ahead while the build answers;
+        its ruleset the next of ``rotation``."""
+        ruleset = rotation[drawn_ahead[0] % len(rotation)]
+        drawn_ahead[0] += 1
+        return Upcoming(cases.getrandbits(64), s.game, ruleset, shape)
 
 
     shrinker: Shrinker | None = None
@@ -314,6 +324,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
         upcoming = ahead(cases)
         while not found and not result.timed_out and (s.examples is None or result.cases < s.examples):
             this, upcoming = upcoming, ahead(cases)
+            current[0] = this.ruleset
             if attempt(this.d, this, upcoming):
                 found["choices"] = this.d.choices
         search_ends()
@@ -324,8 +335,10 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 first = found["case"]
                 this, upcoming = upcoming, ahead(cases)
                 draw = Draw(seed=this.seed)  # drawn whole, as cases are while shrinking
+                current[0] = this.ruleset
                 if attempt(draw) and found["case"] is not first:
                     found["choices"] = draw.choices
+                current[0] = found["case"].ruleset
             since_improved[0] = 0
             search_ends()  # those cases are search too: shrinking's time starts after them
         if found:

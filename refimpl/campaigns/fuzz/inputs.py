@@ -63,10 +63,11 @@ def scalars(view: JSON) -> list[JSON]:
 
 
 def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence[JSON] = ()) -> JSON:
-    """``value`` (an action, a set-up) with one fault somewhere inside it: a number moved off by a little
-    or a lot, a field given an edge value or a value of the wrong kind, a key dropped or added, a list
-    element doubled or dropped, a field's value taken from ``others`` (another action, another seat), a
-    field's value, or one more list element, taken from ``near`` (values of the same kind the state holds:
+    """``value`` (an action, a set-up) with one fault somewhere inside it, at any depth: a number moved off by a
+    little or a lot, a field given an edge value or a value of the wrong kind, a key dropped, a key added (to the
+    value or to any mapping inside it), a list element repeated or the last dropped, a field's value taken from
+    ``others`` (another action, another seat), a field's value, or one more list element, taken from ``near``
+    (values of the same kind the state holds:
     a tile that is not adjacent, an animal not carried, the square of a hidden unit), a flag turned the other
     way, or two values given where one is due (or the one value in a list)."""
     bent = copy.deepcopy(value)
@@ -98,10 +99,15 @@ def bend_value(d: Draw, value: JSON, others: Sequence[JSON] = (), near: Sequence
         del _get(bent, path[:-1])[path[-1]]
         return bent
     if how == 2 and isinstance(here, list) and here:
-        return _set(bent, path, here + [here[-1]] if d.one_in(2) else here[:-1])
-    if how == 3 and isinstance(bent, dict):
-        bent["x" * (1 + d.below(3))] = d.pick(EDGE_VALUES)
-        return bent
+        if d.one_in(2):  # one of its items repeated, where it stands (a tile, a die, a unit given twice)
+            i = d.below(len(here))
+            return _set(bent, path, here[:i + 1] + [copy.deepcopy(here[i])] + here[i + 1:])
+        return _set(bent, path, here[:-1])
+    if how == 3:  # a key no action or set-up has, in the value itself or in any mapping inside it
+        holders = [p for p in _paths(bent) if isinstance(_get(bent, p), dict)]
+        if holders:
+            _get(bent, d.pick(holders))["x" * (1 + d.below(3))] = d.pick(EDGE_VALUES)
+            return bent
     if how == 4 and others:
         donor = d.pick(others)
         if isinstance(donor, dict) and isinstance(bent, dict):

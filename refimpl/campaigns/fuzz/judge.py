@@ -115,6 +115,10 @@ class Upcoming:
         self._for: tuple[bool, bool] | None = None  # (lists_legal, records) of the build it is planned for
         self.begin_again()
 
+    @property
+    def ruleset(self) -> str:
+        return self._case[1]
+
     def begin_again(self) -> Upcoming:
         """Nothing drawn yet: a fresh draw from the seed."""
         self.d = Draw(seed=self.seed)

@@ -31,9 +31,10 @@ from .reproducer import SetupPruner, reproducer, same_divergence
 @dataclass
 class FuzzReport:
     settings: FuzzSettings
-    ruleset: str
+    ruleset: str  # the finding's, or the first of ``rulesets``
     build: str = ""
     campaigns: list[CampaignResult] = field(default_factory=list)
+    rulesets: tuple[str, ...] = ()  # the rulesets the cases took in turn
     finding: Finding | None = None
     divergence: Divergence | None = None
     explanation: list[str] = field(default_factory=list)
@@ -79,7 +80,8 @@ class FuzzReport:
         return json_safe({
             "kit": identity(),
             "profile": None if self.settings.profile is None else self.settings.profile.summary(),
-            "game": self.settings.game, "ruleset": self.ruleset, "build": self.build,
+            "game": self.settings.game, "ruleset": self.ruleset, "rulesets": list(self.rulesets or (self.ruleset,)),
+            "build": self.build,
             "settings": {k: v for k, v in asdict(self.settings).items() if k != "profile"},
             "cases": self.cases, "requests": self.requests,
             "campaigns": [{"job": c.job, "seed": c.seed, "cases": c.cases, "requests": c.requests,
@@ -128,7 +130,12 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
         report.build = f"{driver.name} {driver.version}".strip()
         if not driver.supports(s.game, ruleset):
             raise DriverError("unsupported", f"{report.build} does not declare {s.game} {ruleset}")
-        jobs = [CampaignJob(command, s, ruleset, i) for i in range(max(1, s.jobs))]
+        # Without --ruleset the cases take every ruleset the build declares in turn (the default's first), so a
+        # misreading that only one ruleset shows is found without asking for it.
+        rulesets = (ruleset,) if s.ruleset else tuple(
+            [ruleset] + [r for r in engine.info.rulesets if r != ruleset and driver.supports(s.game, r)])
+        report.rulesets = rulesets
+        jobs = [CampaignJob(command, s, ruleset, i, rulesets) for i in range(max(1, s.jobs))]
         if len(jobs) == 1 and not cluster:
             report.campaigns = [run_campaign(jobs[0], driver, progress)]
         else:
@@ -151,7 +158,8 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
             # ignore: found holds campaigns with a finding
             best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]
             report.finding = best.finding
-            _conclude(report, driver, command, Path(out))
+            report.ruleset = str(best.finding.case["ruleset"])  # type: ignore[union-attr]
+            conclude(report, driver, command, Path(out))
     finally:
         driver.close()
     return report
@@ -196,7 +204,7 @@ def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, command: 
     return pruner.judged, pruner.dropped
 
 
-def _conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path) -> None:
+def conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path) -> None:
     """Judge the finding as verify will, prune a divergence's set-up, write it as a trace (to ``out``: a
     .yaml/.yml file, or a folder) and replay that trace to confirm it."""
     started: list[ProtocolDriver] = []
