@@ -22,6 +22,7 @@ import pytest
 from . import suite
 from .games import GAMES
 from .harness.driver import BuildBroke, Driver, ReferenceDriver
+from .harness.oracle import Oracled
 from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
 from .harness.replay import replay
 from .harness.trace import Trace, TraceError
@@ -199,6 +200,11 @@ class TraceMismatch(Exception):
         self.failure = failure
 
 
+def _is_reference(driver: Any) -> bool:
+    """Whether ``driver`` is the plain reference in this process (nothing to judge it against)."""
+    return isinstance(driver, ReferenceDriver) and all(driver.engines[g] is GAMES[g] for g in GAMES)
+
+
 class _KitItem(pytest.Item):
     """One of the kit's checks: run on a driver from the session's source, failures shown as verify shows
     them (``--kit-traceback`` for pytest's own)."""
@@ -243,6 +249,8 @@ class ScenarioItem(_KitItem):
         self.config.stash[_COLLECTED] = self.config.stash.get(_COLLECTED, 0) + 1
 
     def run_on(self, driver: Selected) -> None:
+        if not _is_reference(driver.inner):  # judged against the reference's answers, as verify judges it
+            driver = Selected(Oracled(driver.inner), driver.games, driver.rulesets)
         outcome = run_scenario(self.scenario, driver)
         if outcome.status == Status.NOT_RUN:
             pytest.skip(outcome.detail)

@@ -53,7 +53,9 @@ def test_pytest_runs_features_and_traces_with_verify_s_short_messages() -> None:
     out = proc.stdout
     assert "at traces/ludo/capture.yaml:23 step 2: move piece=0" in out
     assert 'turn   "cpu1"   | "human"  LD-CAP-2' in out
-    assert re.search(r"features/ludo\.feature:\d+ step 'And it is cpu1's turn to throw'", out)
+    # the scenario fails at the step whose answer differs from the reference's (the move), as a trace does
+    assert re.search(r"features/ludo\.feature:\d+ step 'And human moves piece 0': turn: expected \"cpu1\", got "
+                     r"\"human\" \(the reference's answer to \{\"op\":\"apply\"", out)
     assert "Traceback" not in out and "refimpl/harness/replay.py" not in out and "stepkit.py" not in out
     from refimpl.scenarios import bundled
 

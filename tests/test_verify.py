@@ -75,7 +75,9 @@ def test_the_text_report_names_step_field_and_rule() -> None:
     table = lines.index("    field        expected | actual  rule")
     assert lines[table + 1].split() == ["scores.red", "2", "|", "4", "BL-SCORE-1"]
     assert lines[table + 2].split() == ["scores.blue", "2", "|", "4", "BL-SCORE-1"]
-    assert "at features/beacon-lines.feature:156 And the score is Red 2, Blue 2" in out
+    # a scenario fails at the step whose answer differs from the reference's, before its Then step reads it
+    assert "at features/beacon-lines.feature:154 And Red claims Depot and Blue claims Beacon" in out
+    assert re.search(r"scores\.red +2 +\| 3 +BL-ROUTE-2 \(by the reference\)", out)
     assert "Verdict: DOES NOT CONFORM" in out
 
 

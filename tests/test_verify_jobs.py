@@ -79,7 +79,7 @@ def test_spawned_workers_select_the_same_checks(tmp_path: Path) -> None:
 
 
 def test_fail_fast_stops_every_worker() -> None:
-    whole = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], scenarios=False))
+    whole = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], scenarios=False, explore=0))
     report = verify(misread("BL-SCORE-2"), VerifySettings(games=["beacon-lines"], fail_fast=True, jobs=2))
     statuses = [c.status for c in report.checks]
     first = statuses.index(Status.FAILED)
@@ -87,6 +87,7 @@ def test_fail_fast_stops_every_worker() -> None:
     assert report.checks[first].name in {c.name for c in whole.checks if c.status == Status.FAILED}  # a trace's first
     assert report.exit_code == 1 and len(report.checks) == len(whole.checks)  # no scenario ran
     assert "the scenarios were not run: --fail-fast: stopped at the first failure" in report.warnings
+    assert "the exploration was not run: --fail-fast: stopped at the first failure" in report.warnings
 
 
 def test_jobs_on_the_command_line_and_its_bad_values(tmp_path: Path) -> None:

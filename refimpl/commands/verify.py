@@ -60,6 +60,16 @@ from .options import JOBS, fail, load_profiles, profile_option, reference_comman
                    "pictures of the position).")
 @click.option("--badges", "badge_dir", type=click.Path(file_okay=False),
               help="Also write a Shields endpoint badge (JSON) per game and one for all games into this folder.")
+@click.option("--explore", "explore", type=click.IntRange(min=0), default=None, envvar="REFIMPL_EXPLORE",
+              help="Cases of the exploration per game and ruleset: a seeded search against the reference after the "
+                   "traces and scenarios, the same cases on every machine (default: 40; 0 or --no-explore: none; "
+                   "also the REFIMPL_EXPLORE variable).")
+@click.option("--no-explore", is_flag=True, help="Skip the exploration.")
+@click.option("--coverage", is_flag=True,
+              help="Also count how often the reference runs each rule's cited code, by kind of check (slower).")
+@click.option("--reproducers", "reproducer_dir", type=click.Path(file_okay=False),
+              help="Write each exploration finding's reproducer trace into this folder "
+                   "(explore-GAME-RULESET.yaml; replay it with --traces).")
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
 @profile_option
@@ -69,7 +79,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
                profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None,
-               jobs: int) -> None:
+               jobs: int, explore: int | None, no_explore: bool, reproducer_dir: str | None,
+               coverage: bool) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -78,12 +89,14 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     from ..harness.preflight import BadChecks
     from ..harness.processes import scope
     from ..verify import VerifyError, VerifySettings, verify
+    from ..verify.settings import DEFAULT_EXPLORE
 
     settings = VerifySettings(traces=trace_paths, games=games, rulesets=rulesets, keyword=keyword,
                               expect_fail=expect_fail, timeout=timeout, scenarios=not no_scenarios,
                               pipeline=not lock_step, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
                               oracle=not no_oracle, max_time=max_time, transcripts=transcript_dir is not None,
-                              jobs=jobs)
+                              jobs=jobs, explore=0 if no_explore else DEFAULT_EXPLORE if explore is None else explore,
+                              coverage=coverage)
     if list_only:
         from ..verify import list_checks
 
@@ -95,7 +108,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         return
     if command is None:
         command = reference_command()
-    check_report_paths(badge_dir, transcript_dir)
+    check_report_paths(badge_dir, transcript_dir, reproducer_dir)
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
         with scope():
@@ -114,7 +127,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         echo_text(textreport.verify_text(result), color=not no_color)
         if os.environ.get("GITHUB_ACTIONS") == "true":
             click.echo(github.annotations(result), nl=False)
-    write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir)
+    write_reports(result, junit_xml, json_path, html_path, badge_dir, transcript_dir, reproducer_dir)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
@@ -148,12 +161,21 @@ def progress_printer() -> Callable[[Any, int, int], None]:
     return show
 
 
-def check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> None:
-    """Before a run: refuse (exit 2) a badge or transcript folder holding files of the kit's kind that the kit
-    did not write, so nothing of the user's is replaced and no run is wasted."""
+def reproducer_folder(path: str) -> Any:
+    """The reproducer folder: the kit writes ``explore-*.yaml`` there and replaces only the ones it wrote."""
+    from ..util.files import OwnedFolder
+
+    return OwnedFolder(path, "reproducer traces (explore-*.yaml)",
+                       lambda name: name.startswith("explore-") and name.endswith(".yaml"))
+
+
+def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None) -> None:
+    """Before a run: refuse (exit 2) a badge, transcript or reproducer folder holding files of the kit's kind
+    that the kit did not write, so nothing of the user's is replaced and no run is wasted."""
     from ..reports import badges, transcript
 
-    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder)):
+    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),
+                         (reproducer_dir, reproducer_folder)):
         if where:
             try:
                 owned(where).check()
@@ -162,7 +184,7 @@ def check_report_paths(badge_dir: str | None, transcript_dir: str | None) -> Non
 
 
 def write_reports(result: Report, junit_xml: str | None, json_path: str | None, html_path: str | None,
-                  badge_dir: str | None, transcript_dir: str | None) -> None:
+                  badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None) -> None:
     """Write the report files asked for; a file that cannot be written is exit 2, naming it. In the badge and
     transcript folders the kit removes the badges and transcripts it wrote there before (and only those), so
     nothing from an earlier run looks current."""
@@ -181,5 +203,9 @@ def write_reports(result: Report, junit_xml: str | None, json_path: str | None, 
             where = transcript_dir
             transcript.write_all(transcript_dir, ((c.name, list(c.transcript)) for c in result.checks
                                                   if c.transcript))
+        if reproducer_dir:
+            where = reproducer_dir
+            reproducer_folder(reproducer_dir).replace_all((c.file, c.reproducer.encode("utf-8")) for c in result.checks
+                                                          if c.reproducer)
     except OSError as exc:
         fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")

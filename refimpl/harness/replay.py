@@ -103,14 +103,19 @@ class TraceResult:
 
 def _legal_difference(expected: list[JSON], listed: Any, path: str = "legal") -> Difference | None:
     """Legal actions compared as multisets: in any order, but an action listed twice is one too many. The
-    difference names what is missing and what is extra (a duplicate is extra)."""
+    difference names what is missing and what is extra (a duplicate is extra, and named again under
+    ``twice``: the listing rule's fault, not a rule of play's)."""
     if not isinstance(listed, list):
         return Difference(path, "a list of actions", _show_outcome(listed))
     if same_actions(expected, listed):
         return None
     ours, theirs = Counter(map(action_key, expected)), Counter(map(action_key, listed))  # the difference in words
-    return Difference(path, {"missing": sorted((ours - theirs).elements())},
-                      {"extra": sorted((theirs - ours).elements())})
+    extra = theirs - ours
+    said: dict[str, Any] = {"extra": sorted(extra.elements())}
+    twice = sorted(k for k in extra if ours[k] > 0)  # legal actions listed more than once
+    if twice:
+        said["twice"] = twice
+    return Difference(path, {"missing": sorted((ours - theirs).elements())}, said)
 
 
 def _show_outcome(outcome: Any) -> Any:

@@ -4,7 +4,7 @@ owns it (read from the specs), and the ledger of the steps up to it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -12,7 +12,7 @@ from typing import Any
 from .. import suite
 from ..games import GAMES
 from ..games.base import owners
-from ..harness.compare import Difference, flatten
+from ..harness.compare import MISSING, Difference, flatten
 from ..harness.replay import TraceResult
 from ..harness.trace import Trace
 from ..rulebook.rules import code_rules, rule_lines, spec_rules
@@ -51,11 +51,12 @@ def rule_words(rule: str) -> tuple[str, str, int] | None:
 
 
 def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
-                *tagged: Sequence[str]) -> tuple[FieldDiff, ...]:
+                *tagged: Sequence[str], reached: Collection[str] | None = None) -> tuple[FieldDiff, ...]:
     """Differences with the rule owning each field: for a rejection or error code, the rules that name the
     code expected (else the one given); for any other field, the field's rules (GameInfo.field_rules).
-    Among several, the first in the most particular group of ``tagged`` (a step's rules, then the
-    trace's) wins, else the first (see games.base.owners)."""
+    ``reached``: the rules whose code ran in the step (harness/credit.py); the field's rules among them decide
+    it, when any does. Among several, those in the most particular group of ``tagged`` (a step's rules, then
+    the trace's) win, else the first (see games.base.owners)."""
     info = GAMES[game].info if game in GAMES else None
     out = []
     for diff, by_reference in diffs:
@@ -64,11 +65,56 @@ def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
         if top in ("rejected", "error", "start"):
             named = _code_owners(game).get(_code_of(diff.expected) or _code_of(diff.actual) or "", ())
             rules = tuple(dict.fromkeys((*named, *rules)))
-        credited = owners(rules, *tagged)
+        if (diff.expected is MISSING or diff.actual is MISSING) and info is not None and \
+                top not in ("rejected", "error", "start"):
+            # a key the view must not have, or lacks: the rule that says what a view holds, whatever the step
+            rules = info.field_rules.get("game", rules)
+            credited = tuple(rules[:1])
+        elif _only_twice(diff):  # a legal list whose only fault is an action listed twice: the listing rule's
+            credited = tuple(rules[:1])
+        else:
+            credited = deciding(rules, reached, *tagged)
         rule = credited[0] if credited else None
         out.append(FieldDiff(diff.path, diff.expected, diff.actual, rule, tuple(r for r in rules if r != rule),
                              by_reference, credited))
     return tuple(out)
+
+
+def _only_twice(diff: Difference) -> bool:
+    """Whether ``diff`` is a legal list whose only fault is actions listed more than once."""
+    e, a = diff.expected, diff.actual
+    return isinstance(e, dict) and isinstance(a, dict) and e.get("missing") == [] and bool(a.get("twice")) \
+        and sorted(set(a.get("extra", ()))) == a["twice"]
+
+
+def deciding(rules: Sequence[str], reached: Collection[str] | None, *tagged: Sequence[str]) -> tuple[str, ...]:
+    """The rules a differing field is credited to (issue 41: the rule that decides a difference owns it).
+    ``rules``: the field's rules, in the order the game lists them; ``reached``: the rules that ran in the step
+    (harness/credit.py), None when unknown (a rule with no site to run, a board table, counts as run);
+    ``tagged``: the step's rules, then the check's. A key a view must not have, or lacks, is the view rule's
+    (field_diffs). Otherwise, in turn:
+
+    1. the field's rules that ran and that the check is about (the most particular group that holds any);
+    2. else the check's own rules that ran in the step (a ruling that decides where a generic field's rule only
+       carries its outcome: a CPU's risk ruling behind the ``pieces`` a move changed);
+    3. else the first of the field's rules that ran (a check about nothing in particular: an exploration);
+    4. else, with nothing known to have run, as games.base.owners says.
+    """
+    if reached is None:
+        return owners(rules, *tagged)
+    from ..rulebook.reach import engine_sites
+
+    sites = engine_sites()
+    ran = [r for r in rules if r in reached or r not in sites]  # a rule with no site may always have decided
+    for group in tagged:
+        found = [r for r in ran if r in group]
+        if found:
+            return owners(found, group)
+    for group in tagged:
+        found = [r for r in group if r in reached]
+        if found:
+            return owners(found, found)
+    return tuple(ran[:1]) or owners(rules, *tagged)
 
 
 def _ledger(result: TraceResult) -> tuple[dict[str, Any], ...]:
@@ -91,8 +137,9 @@ def shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def trace_failure(trace: Trace, result: TraceResult) -> Failure:
-    """The Failure of a trace that did not conform: where, what was sent, every differing field."""
+def trace_failure(trace: Trace, result: TraceResult, reached: Collection[str] | None = None) -> Failure:
+    """The Failure of a trace that did not conform: where, what was sent, every differing field (credited among
+    the rules ``reached`` in the failing step, when given: see field_diffs)."""
     fail = result.failure
     assert fail is not None and fail.difference is not None
     detail = fail.failure
@@ -103,7 +150,8 @@ def trace_failure(trace: Trace, result: TraceResult) -> Failure:
     message = f"{file}:{line} {where} ({fail.action}): {fail.describe()}" if line else \
         f"{file} {where} ({fail.action}): {fail.describe()}"
     fields = tuple(replace(f, expected=bounded(f.expected), actual=bounded(f.actual))  # a build's answer: cut
-                   for f in field_diffs(trace.game, diffs, fail.step.rules if fail.step else (), trace.rules))
+                   for f in field_diffs(trace.game, diffs, fail.step.rules if fail.step else (), trace.rules,
+                                        reached=reached))
     return Failure(file, line, fail.number, fail.action,
                    detail.request if detail else None, detail.asked if detail else None, fields,
                    message, _ledger(result), bounded(detail.before if detail else None),

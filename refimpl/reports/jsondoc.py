@@ -79,14 +79,26 @@ def verify_json(report: Report) -> str:
                    for game, rules in report.matrix().items()],
         "checks": [{"kind": c.kind, "game": c.game, "name": c.name, "ruleset": c.ruleset, "rules": list(c.rules),
                     "credited_rules": list(c.credited), "status": snake(c.status), "detail": c.detail,
-                    "stderr": c.stderr, "reason": c.reason, "failure": failure_json(c.failure)}
+                    "stderr": c.stderr, "reason": c.reason, "failure": failure_json(c.failure),
+                    **({"reproducer": c.reproducer} if c.reproducer else {})}
                    for c in report.checks],
         "warnings": report.warnings,
         "explicit_chance": report.explicit_chance,
         "stopped": report.stopped,
         "interrupted": report.interrupted,
+        **({"reach": reach_json(report)} if report.reach else {}),
     }
     return dumps(doc)
+
+
+def reach_json(report: Report) -> list[dict[str, Any]]:
+    """verify --coverage: per game, each rule's hits by kind of check (rulebook/reach.py), the rules no kind
+    reached, and those that have no site to reach (cited only outside the code that plays)."""
+    from ..rulebook.reach import reach_table
+
+    return [{"game": game, "rules": [{"rule": rule, **hits} for rule, hits in rows],
+             "never_reached": never, "not_measurable": unmeasured}
+            for game, rows, never, unmeasured in reach_table(report.reach, [c.game for c in report.checks])]
 
 
 def _value_json(value: Any) -> Any:

@@ -68,7 +68,7 @@ class Failure:
 class Check:
     """One trace, scenario, perft walk or determinism check run against the build."""
 
-    kind: str  # trace | scenario | perft | determinism | chance | protocol | rule
+    kind: str  # trace | scenario | perft | determinism | chance | protocol | rule | explore
     game: str
     name: str
     rules: tuple[str, ...]  # the rules the check is tagged with
@@ -82,6 +82,7 @@ class Check:
     file: str = ""  # the trace or feature file, as reports name it
     line: int | None = None  # the scenario's line (a trace: None, its file is the place)
     seconds: float = 0.0  # how long the check took, as the run saw it (pipelined traces share their batch's)
+    reproducer: str = ""  # an exploration's finding written as a trace (YAML), for verify --reproducers
 
     @property
     def credited(self) -> tuple[str, ...]:
@@ -106,6 +107,9 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     stopped: str = ""  # why the run stopped before every check ran (the rest is not run)
     interrupted: str = ""  # "Ctrl-C" or "SIGTERM": the run was cut short from outside
+    # verify --coverage: how often the reference ran each rule's cited code, by kind of check (traces,
+    # between, scenarios, explore): kind -> rule -> hits (rulebook/reach.py); empty without --coverage
+    reach: dict[str, dict[str, int]] = field(default_factory=dict)
     explicit_chance: bool = False  # the build declared explicit-chance (refimpl/harness/chance.py)
 
     def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
@@ -138,7 +142,7 @@ class Report:
 
 # How the matrix names the rows that count checks by kind.
 KINDS = {"trace": "traces", "scenario": "scenarios", "perft": "perft", "determinism": "twice", "rule": "rule entries",
-         "chance": "own chance", "protocol": "protocol"}
+         "chance": "own chance", "protocol": "protocol", "explore": "exploration"}
 
 # The verdict word of each exit code, as machine output and the saved reports write it.
 VERDICTS = {Exit.CONFORMS: "conforms", Exit.DOES_NOT_CONFORM: "does_not_conform", Exit.BUILD_BROKE: "build_broke",

@@ -18,7 +18,7 @@ from ..harness.replay import StepResult, TraceResult
 from ..rulebook.rules import first_sentence
 from ..status import Status
 from .failures import rule_words
-from .model import KINDS, STATUSES, Failure, FieldDiff, Report
+from .model import KINDS, STATUSES, Check, Failure, FieldDiff, Report
 from .safetext import printable
 
 
@@ -123,9 +123,14 @@ def verify_text(report: Report) -> str:
         lines += ["", "A check counts under each rule it covers (a failure only under the rules owning the fields that "
                   "differ),", "so the rule rows need not add up to 'all checks', which counts each check once; rows in "
                   "brackets count by kind."]
-    bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
+    bad = likeliest_first([c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
     if bad:
         lines += ["", "Problems:"]
+        lead = first_cause(bad)
+        if lead is not None:
+            rule, count = lead
+            lines.append(f"  Most of them ({count} of {len(bad)}) trace back to {rule}: start there, with the first "
+                         f"below (its shortest failing check).")
         for c in bad:
             label = {Status.FAILED: "FAILED", Status.BROKE: "BROKE",
                      Status.XPASS: "XPASS (expected to fail, but passed)"}[c.status]
@@ -146,12 +151,68 @@ def verify_text(report: Report) -> str:
     skipped = {c.detail for c in report.checks if c.status == Status.NOT_RUN and c.detail}
     if skipped:
         lines += ["", "Not run:"] + [f"  {reason}" for reason in sorted(skipped)]
+    if report.reach:
+        lines += reach_lines(report)
     if report.warnings:
         lines += ["", *[f"Warning: {w}" for w in report.warnings]]
     if report.stopped:
         lines += ["", f"Stopped early: {report.stopped}; what had not run is counted as not run."]
     lines += ["", _verdict(report)]
     return printable("\n".join(lines) + "\n")
+
+
+def first_cause(bad: list[Check]) -> tuple[str, int] | None:
+    """(the rule most of the failing checks are credited to, how many), when one rule leads and more than one
+    check failed; None otherwise."""
+    counts: dict[str, int] = {}
+    for c in bad:
+        for rule in dict.fromkeys(c.credited):
+            counts[rule] = counts.get(rule, 0) + 1
+    if len(bad) < 2 or not counts:
+        return None
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        return None  # no rule leads
+    return ranked[0]
+
+
+def _size(c: Check) -> tuple[int, int]:
+    """How small a failing check is: the step it failed at (a scenario: its line's order), then its own length."""
+    step = c.failure.step if c.failure is not None and c.failure.step is not None else 0
+    return (step, len(c.failure.ledger) if c.failure is not None else 0)
+
+
+def likeliest_first(bad: list[Check]) -> list[Check]:
+    """The problems led by the likeliest first cause: the checks credited to the rule most of them trace back
+    to, the smallest first; then the rest, each rule's group by how many checks it holds, in run order within a
+    group (a rule's own short check before the long routes that also cross it)."""
+    counts: dict[str, int] = {}
+    for c in bad:
+        for rule in dict.fromkeys(c.credited):
+            counts[rule] = counts.get(rule, 0) + 1
+
+    def key(item: tuple[int, Check]) -> tuple[int, tuple[int, int], int]:
+        n, c = item
+        top = max((counts[r] for r in c.credited), default=0)
+        return (-top, _size(c), n)
+
+    return [c for _, c in sorted(enumerate(bad), key=key)]
+
+
+def reach_lines(report: Report) -> list[str]:
+    """verify --coverage: each game's rules by how often the reference ran their cited code, by kind of check."""
+    from ..rulebook.reach import KINDS, reach_table
+
+    lines = ["", "Rule reach (--coverage): how often the reference ran each rule's cited code, by kind of check"]
+    for game, rows, never, unmeasured in reach_table(report.reach, [c.game for c in report.checks]):
+        lines += ["", f"{game}", "  " + "rule".ljust(14) + "".join(k.rjust(11) for k in KINDS)]
+        for rule, hits in rows:
+            lines.append("  " + rule.ljust(14) + "".join((str(hits[k]) if hits[k] else "-").rjust(11) for k in KINDS))
+        if never:
+            lines.append(f"  never reached: {', '.join(never)}")
+        if unmeasured:
+            lines.append(f"  not measurable (cited only where nothing runs in play): {', '.join(unmeasured)}")
+    return lines
 
 
 def _clip(text: str, size: int) -> str:

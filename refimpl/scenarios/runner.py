@@ -12,6 +12,7 @@ from typing import Any
 
 from ..games import GAMES
 from ..harness.driver import BuildBroke, Driver, ReferenceDriver
+from ..harness.oracle import ByReference
 from ..harness.protocol import ProtocolDriver
 from ..status import Status
 from .gherkin import Scenario, Step
@@ -103,6 +104,9 @@ def run_scenario(scenario: Scenario, driver: Driver) -> Outcome:
                 else:
                     kwargs[name] = context.get(name)
             value = definition.func(**kwargs)
+            done = getattr(driver, "step_done", None)  # a driver judged by the reference (harness/oracle.py)
+            if done is not None:
+                done()
         except NotRun as exc:
             return Outcome(Status.NOT_RUN, str(exc), step, exc)
         except BuildBroke as exc:
@@ -114,9 +118,11 @@ def run_scenario(scenario: Scenario, driver: Driver) -> Outcome:
         except Exception as exc:  # noqa: BLE001 - any other failure of a step is the build's answer failing it,
             if not isinstance(exc, AssertionError) and not _reference_passes(scenario, driver):
                 raise  # unless the reference fails the same scenario: a bug of the kit (the CLI says so, exit 4)
-            message = str(exc) if isinstance(exc, Mismatch) else f"{type(exc).__name__}: {exc}".rstrip(": ")
+            message = str(exc) if isinstance(exc, (Mismatch, ByReference)) else \
+                f"{type(exc).__name__}: {exc}".rstrip(": ")
+            sent = exc.sent if isinstance(exc, ByReference) else _last_request(driver)
             return Outcome(Status.FAILED, f"{scenario.file}:{step.line} step '{step.label}': {message}", step, exc,
-                           _last_request(driver), message)
+                           sent, message)
         if definition.target:
             context.values[definition.target] = value
     return Outcome(Status.PASSED)

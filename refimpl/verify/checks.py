@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from typing import Any
 
 from ..games import GAMES, Game, RuleViolation
 from ..games.base import owners
+from ..harness.credit import decided_by
 from ..harness.driver import BuildBroke, ReferenceDriver
+from ..harness.oracle import ByReference, Oracled
 from ..harness.plan import step_op
 from ..harness.protocol import ProtocolDriver
 from ..harness.replay import TraceResult, replay_all
 from ..harness.trace import Steps, Trace
-from ..reports.failures import shown_path, trace_failure
+from ..reports.failures import field_diffs, shown_path, trace_failure
 from ..reports.model import Check, Failure, FieldDiff, Report
 from ..reports.safetext import bounded
 from ..reports.transcript import exchanges
@@ -28,6 +30,21 @@ from ..scenarios import Builds, Mismatch, NotRun, Outcome, Scenario, Selected, r
 from ..scenarios.runner import transcript_of
 from ..status import Status
 from .settings import VerifySettings
+
+
+@contextmanager
+def reaching(report: Report, kind: str, on: bool) -> Iterator[None]:
+    """With ``on`` (verify --coverage): count the rules the reference reaches inside the block into
+    ``report.reach[kind]`` (rulebook/reach.py); kind: traces, scenarios, between, explore."""
+    if not on:
+        yield
+        return
+    from ..rulebook.reach import Reach, merge
+
+    with Reach() as reach:
+        yield
+    merge(report.reach, {kind: reach.rules()})
+
 
 BREAK_STREAK = 3  # a build that breaks the same way on this many checks in a row is not started again
 Progress = Callable[[Check, int, int], None]  # (the check just done, checks done, checks known so far)
@@ -91,7 +108,8 @@ def trace_check(trace: Trace, result: TraceResult) -> Check:
         return Check("trace", trace.game, name, trace.rules, Status.NOT_RUN, result.reason, trace.ruleset, file=file)
     if result.status == Status.CONFORMS:
         return Check("trace", trace.game, name, trace.rules, Status.PASSED, trace.judged_by, trace.ruleset, file=file)
-    failure = trace_failure(trace, result)
+    step = result.failure.number if result.failure is not None else 0
+    failure = trace_failure(trace, result, decided_by(trace, step))
     return Check("trace", trace.game, name, trace.rules, Status.FAILED, failure.message, trace.ruleset, failure=failure,
                  file=file)
 
@@ -221,14 +239,20 @@ def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict
     if outcome.status == Status.FAILED and outcome.step is not None:
         fields: tuple[FieldDiff, ...] = ()
         error = outcome.error
-        if isinstance(error, Mismatch):
+        request, asked = outcome.request, None
+        if isinstance(error, ByReference):  # credited as a trace's difference from the reference's answer is
+            fields = tuple(replace(f, expected=bounded(f.expected), actual=bounded(f.actual)) for f in
+                           field_diffs(scenario.game, [(error.difference, True)], (), scenario.rules,
+                                       reached=error.reached))
+            request, asked = error.sent, error.asked
+        elif isinstance(error, Mismatch):
             info = GAMES[scenario.game].info if scenario.game in GAMES else None
             deciding = [r for r in (info.rules_of(error.path) if info else ()) if r in scenario.rules]
             credited = owners(deciding, scenario.rules)
             fields = (FieldDiff(error.path, bounded(error.expected), bounded(error.actual),
                                 credited[0] if credited else None, tuple(r for r in deciding if r not in credited),
                                 owners=credited),)
-        failure = Failure(scenario.file, outcome.step.line, None, outcome.step.label, outcome.request,
+        failure = Failure(scenario.file, outcome.step.line, None, outcome.step.label, request, asked,
                           fields=fields, message=outcome.message)
     broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
     return Check("scenario", scenario.game, scenario.check_name, scenario.rules, status, outcome.detail,
@@ -249,7 +273,8 @@ def run_scenarios(command: str, scenarios: list[Scenario], run: Run) -> None:
         while remaining and not run.stop_reason():
             scenario = remaining.pop(0)
             try:
-                driver = Selected(builds.get(), wanted_games, wanted_rulesets)
+                build = builds.get()
+                driver = Selected(Oracled(build) if run.settings.oracle else build, wanted_games, wanted_rulesets)
             except NotRun as exc:
                 run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN, str(exc)))
                 continue

@@ -21,8 +21,9 @@ from .between import (
     run_twice,
     wants_before_start,
 )
-from .checks import Progress, Run, run_scenarios, run_traces
+from .checks import Progress, Run, reaching, run_scenarios, run_traces
 from .expectations import Expectation, apply_expectations, check_expectations, load_expect_fail
+from .explore import run_exploration
 from .selection import check_selection, every_scenario, every_trace, select_scenarios, select_traces, under_profiles
 from .settings import VerifySettings
 
@@ -61,9 +62,28 @@ def verify(command: str, settings: VerifySettings = VerifySettings(), progress: 
 
 
 def _run_in_order(command: str, run: Run, selected: list[Trace], chosen: list[Scenario]) -> None:
-    """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios."""
+    """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios, the
+    exploration."""
     report, s = run.report, run.settings
-    run_traces(command, selected, run)
+    with reaching(report, "traces", s.coverage):
+        run_traces(command, selected, run)
+    with reaching(report, "between", s.coverage):
+        _between(command, run, selected)
+    if s.scenarios and not run.stop_reason():
+        with reaching(report, "scenarios", s.coverage):
+            run_scenarios(command, chosen, run)
+    elif s.scenarios:
+        report.warnings.append(f"the scenarios were not run: {report.stopped}")
+    if s.explore and not run.stop_reason() and report.broke_at_start is None:
+        with reaching(report, "explore", s.coverage):
+            run_exploration(command, run)
+    elif s.explore and report.broke_at_start is None:
+        report.warnings.append(f"the exploration was not run: {report.stopped}")
+
+
+def _between(command: str, run: Run, selected: list[Trace]) -> None:
+    """The checks between the traces and the scenarios: twice, before any start, perft, own chance."""
+    report, s = run.report, run.settings
     if s.twice and not run.stop_reason():
         run_twice(command, selected, run)
     if not run.stop_reason() and report.broke_at_start is None and wants_before_start(s):
@@ -75,10 +95,6 @@ def _run_in_order(command: str, run: Run, selected: list[Trace], chosen: list[Sc
             report.explicit_chance = declares_explicit_chance(command, s.timeout)
         if report.explicit_chance:
             run_own_chance(command, run)
-    if s.scenarios and not run.stop_reason():
-        run_scenarios(command, chosen, run)
-    elif s.scenarios:
-        report.warnings.append(f"the scenarios were not run: {report.stopped}")
 
 
 def _verify(command: str, report: Report, settings: VerifySettings, selected: list[Trace], chosen: list[Scenario],
@@ -105,8 +121,14 @@ def _verify(command: str, report: Report, settings: VerifySettings, selected: li
     if not selected and report.checks and not report.interrupted:
         report.explicit_chance = declares_explicit_chance(command, s.timeout)  # no trace run read its hello
     if report.explicit_chance:
-        report.checks = [replace(c, rules=tuple(r for r in c.rules if r not in STREAM_RULES)) for c in report.checks]
-        shown = sorted({r for c in report.checks if c.game in GAMES for r in GAMES[c.game].info.stream_rules})
+        # The streams' rules are not claimed by the traces and scenarios for such a build: its own chance is
+        # judged by the checks of kind chance alone, which keep them (what the seed promises, harness/seeds.py).
+        report.checks = [c if c.kind == "chance" else replace(c, rules=tuple(r for r in c.rules
+                                                                             if r not in STREAM_RULES))
+                         for c in report.checks]
+        judged_rules = {r for c in report.checks if c.kind == "chance" for r in c.rules}
+        shown = sorted({r for c in report.checks if c.game in GAMES for r in GAMES[c.game].info.stream_rules}
+                       - judged_rules)
         judged = sorted({c.name for c in report.checks if c.kind == "chance"})
         report.warnings.append("the build draws chance from its own random source (explicit-chance): the traces "
                                "gave it every chance outcome"

@@ -14,6 +14,8 @@ class VerifyError(KitError):
     """Bad input to verify (an unreadable expect-fail file, features that do not load...): exit 2."""
 
 
+DEFAULT_EXPLORE = 40  # cases per game and ruleset: the whole of verify within 3x of it without (issue 41)
+
 # The choices that name things (files, games, rulesets): an empty sequence means the same as none, "all of them".
 _SELECTIONS = ("traces", "games", "rulesets")
 
@@ -41,6 +43,8 @@ class VerifySettings:
     profiles: tuple[Profile, ...] = ()  # the builder's own chosen values (rulebook/profiles.py)
     own_chance: bool = True  # judge the own chance of a build that declares explicit-chance
     jobs: int = 1  # worker processes (shards.py); the report is the one a single job gives
+    explore: int = DEFAULT_EXPLORE  # cases of the exploration per game and ruleset (explore.py); 0: none
+    coverage: bool = False  # count the rules the reference reaches, by kind of check (rulebook/reach.py)
 
     def __post_init__(self) -> None:
         for name in _SELECTIONS:

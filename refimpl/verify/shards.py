@@ -36,7 +36,9 @@ from ..harness.driver import BuildBroke
 from ..harness.executor import run_jobs
 from ..reports.model import Check, Report
 from ..rulebook.profiles import by_game, using
+from ..rulebook.reach import merge
 from ..status import Status
+from .checks import reaching
 from .settings import VerifySettings
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
@@ -90,6 +92,7 @@ class Done:
     broke_at_start: BuildBroke | None = None
     stopped: str = ""
     warnings: list[str] = field(default_factory=list)
+    reach: dict[str, dict[str, int]] = field(default_factory=dict)  # verify --coverage: kind -> rule -> hits
 
 
 _SELECTED: dict[str, tuple[list[Any], list[Any]]] = {}  # token -> (traces, scenarios), set before the pool forks
@@ -132,12 +135,17 @@ def run_unit(unit: Unit) -> Done:
     s = unit.settings
     run = Run(report, s, unit.deadline, told=_told)
     explicit: bool | None = None
-    with using(by_game(list(s.profiles))):
+    with using(by_game(list(s.profiles))), reaching(report, unit.kind, s.coverage):
         if unit.kind == "traces":
             run_traces(unit.command, [traces[i] for i in unit.indexes], run)
             explicit = report.explicit_chance if report.build else None
         elif unit.kind == "scenarios":
             run_scenarios(unit.command, [scenarios[i] for i in unit.indexes], run)
+        elif unit.kind == "explore":
+            from .explore import every_target, run_exploration
+
+            pairs = every_target(s)
+            run_exploration(unit.command, run, [pairs[i] for i in unit.indexes])
         else:
             b = _between(s)
             if b["twice"]:
@@ -151,7 +159,8 @@ def run_unit(unit: Unit) -> Done:
                     explicit = declares_explicit_chance(unit.command, s.timeout)
                 if explicit:
                     run_own_chance(unit.command, run)
-    return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings)
+    return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings,
+                report.reach)
 
 
 def deal(weights: Sequence[int], shards: int, preload: int = 0) -> list[tuple[int, ...]]:
@@ -192,19 +201,26 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
         units += [Unit(kind="scenarios", indexes=idx, **common)
                   for idx in deal([scenario_weight(s) for s in chosen], jobs,
                                   preload=BETWEEN_WEIGHT if between else 0)]
+    if settings.explore:
+        from .explore import every_target
+
+        pairs = every_target(settings)
+        units += [Unit(kind="explore", indexes=idx, **common)
+                  for idx in deal([explore_weight(g, settings.explore) for g, _ in pairs], jobs)]
     heaviest_first = sorted(units, key=lambda u: -_weight(u, selected, chosen))
     done: dict[int, Done] = {}
     order = {id(u): n for n, u in enumerate(units)}
     shown = 0
     stop = multiprocessing.get_context().Event()
-    earlier = sum(u.kind != "scenarios" for u in units)  # units whose checks come before every scenario's
+    later = ("scenarios", "explore")  # the kinds whose checks come after every trace's and the checks between
+    earlier = sum(u.kind not in later for u in units)  # units whose checks come before every scenario's
     failed_later = False
     try:
         for unit, result in run_jobs(run_unit, heaviest_first, jobs, initializer=_worker, initargs=(stop,)):
             done[order[id(unit)]] = result
-            earlier -= unit.kind != "scenarios"
-            failed_later = failed_later or (unit.kind == "scenarios" and _first_failure(result.checks) is not None)
-            if settings.fail_fast and (_first_failure(result.checks) is not None and unit.kind != "scenarios"
+            earlier -= unit.kind not in later
+            failed_later = failed_later or (unit.kind in later and _first_failure(result.checks) is not None)
+            if settings.fail_fast and (_first_failure(result.checks) is not None and unit.kind not in later
                                   or failed_later and earlier == 0):
                 stop.set()  # the other workers stop after the check they are running; a failing scenario stops
                 # them only once every trace has run, since a trace's failure would come first in the report
@@ -220,7 +236,20 @@ def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) 
     _merge(report, run, units, done, selected, chosen, settings.scenarios)
 
 
+def explore_weight(game: str, cases: int) -> int:
+    """A game's exploration in a scenario's weight: its cases, each about half a game of the game's typical
+    length (cases.CaseShape), at its cost a step."""
+    from ..games import GAMES
+
+    return cases * GAMES[game].info.typical_length // 2 * STEP_COST.get(game, 1)
+
+
 def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:
+    if unit.kind == "explore":
+        from .explore import every_target
+
+        pairs = every_target(unit.settings)
+        return sum(explore_weight(pairs[i][0], unit.settings.explore) for i in unit.indexes)
     if unit.kind == "traces":
         return sum(trace_weight(selected[i]) for i in unit.indexes)
     if unit.kind == "scenarios":
@@ -234,6 +263,7 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
     trace_checks: list[Check | None] = [None] * len(selected)
     scenario_checks: list[Check | None] = [None] * len(chosen)
     between: list[Check] = []
+    explored: dict[int, list[Check]] = {}  # by the first target of the unit: in the targets' order
     for n, unit in enumerate(units):
         result = done.get(n)
         if result is None:
@@ -244,12 +274,15 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
         if result.explicit_chance is not None:
             report.explicit_chance = report.explicit_chance or result.explicit_chance
         report.stopped = report.stopped or result.stopped
+        merge(report.reach, result.reach)
         if unit.kind == "traces":
             for i, c in zip(unit.indexes, result.checks):
                 trace_checks[i] = c
         elif unit.kind == "scenarios":
             for i, c in zip(unit.indexes, result.checks):
                 scenario_checks[i] = c
+        elif unit.kind == "explore":
+            explored[unit.indexes[0]] = result.checks
         else:
             between = result.checks
     if report.broke_at_start is not None:
@@ -266,12 +299,14 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
     if cut is not None or report.broke_at_start is not None:
         if scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
+        _merge_explored(report, explored)
         return
     report.checks += between
     if run.settings.fail_fast and _first_failure(between) is not None:
         if scenarios:
             report.warnings.append(f"the scenarios were not run: {report.stopped}")
         report.stopped = FAIL_FAST
+        _merge_explored(report, explored)
         return
     cut = _first_failure(scenario_checks) if run.settings.fail_fast else None
     if cut is not None:
@@ -282,6 +317,34 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
             check = Check("scenario", s.game, s.check_name, s.rules, Status.NOT_RUN,
                           f"not run: {report.stopped or 'interrupted'}")
         report.checks.append(check)
+    _merge_explored(report, explored)
+
+
+def _merge_explored(report: Report, explored: dict[int, list[Check]]) -> None:
+    """The exploration's checks after every other, in the order of the targets, as a single job has them
+    (with "not run" in place of them when an earlier check broke, as a single job does)."""
+    from .explore import not_run_after_break
+
+    if report.stopped:
+        if explored and report.broke_at_start is None:
+            report.warnings.append(f"the exploration was not run: {report.stopped}")
+        return
+    skipped = not_run_after_break(report.checks)
+    if skipped is not None and explored:
+        report.checks += skipped
+        return
+    ordered = [c for _, checks in sorted(explored.items()) for c in checks]
+    report.checks += sorted(ordered, key=_target_order)
+
+
+def _target_order(check: Check) -> tuple[int, int]:
+    from ..games import GAMES
+
+    games = list(GAMES)
+    if check.game not in GAMES:
+        return (len(games), 0)
+    rulesets = list(GAMES[check.game].info.rulesets)
+    return (games.index(check.game), rulesets.index(check.ruleset) if check.ruleset in rulesets else 0)
 
 
 def _first_failure(checks: Sequence[Check | None]) -> int | None:

@@ -31,6 +31,13 @@ VARIANTS = {
     "defender-wins-ties": ("conquest-king", conquest.DefenderWinsTies, "CK-ATK-4"),
 }
 
+# Wrong builds the traces and scenarios do not tell from the reference, and an exploration does (issue 41):
+# a misreading of v0's last round, and a fault inside a nested mapping of a set-up.
+EXPLORED = {
+    "v0-tie-goes-to-the-beacon": ("beacon-lines", beacon.V0TieGoesToTheBeacon, "BL-WIN-2"),
+    "lenient-keepers": ("black-fog", black_fog.LenientKeepers, "BF-START-1"),
+}
+
 if __name__ == "__main__":
-    game, factory, _ = VARIANTS[sys.argv[1]]
+    game, factory, _ = {**VARIANTS, **EXPLORED}[sys.argv[1]]
     serve(sys.stdin, sys.stdout, {game: factory()}, name=f"wrong build: {sys.argv[1]}")

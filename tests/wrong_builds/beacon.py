@@ -80,3 +80,20 @@ class ListsAClaimTwice(BeaconLines):
     def legal_actions(self, state: State, observer: str | None = None) -> list[Any]:
         found = super().legal_actions(state, observer)
         return found[:1] + found if found else found
+
+
+class V0TieGoesToTheBeacon(BeaconLines):
+    """Breaks BL-WIN-2 (under v0 only): a game level after round 3 goes to whoever controls the Beacon, read
+    as the paper rule's tie-break ("the Beacon decides"); a draw only when the Beacon is neutral."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("beacon-lines"))
+
+    def _finish_round(self, state: State) -> State:
+        after = super()._finish_round(state)
+        if after.ruleset == "v0" and after.result == "draw":
+            holder = self.control(after).get("beacon")
+            if holder is not None:
+                return replace(after, result=holder)
+        return after
+

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from refimpl.games import load_data
+from refimpl.games import JSON, load_data
 from refimpl.games.black_fog import BlackFog
 from refimpl.games.black_fog.engine import Animal, State
 
@@ -29,3 +30,19 @@ class NoBonusNoPenalty(BlackFog):
         data = dict(load_data("black-fog"))
         data["score"] = {**data["score"], "d": 0, "e": 0, "f": 0, "g": 0}
         super().__init__(data)
+
+
+class LenientKeepers(BlackFog):
+    """Breaks BF-START-1: a set-up's ``keepers`` naming someone besides the four keepers has that entry ignored,
+    where the rules refuse the set-up."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("black-fog"))
+
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        placed = (setup or {}).get("keepers")
+        if isinstance(placed, dict):
+            known = set(self.data["keepers"])
+            setup = {**(setup or {}), "keepers": {k: v for k, v in placed.items() if k in known}}
+        return super().new_state(ruleset, seed, setup)

@@ -55,7 +55,8 @@ def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int
         captured += theirs.count(there)
         if with_risk:
             # Pieces captured now are back in the yard; the others hit with one face each: as many faces as
-            # distinct steps from which one throw reaches the square.
+            # distinct steps from which one throw reaches the square. Seats combine by the seed's formula, per
+            # seat and multiplied, not by its prose (ruling LD-R7).
             threats *= 6 - len(b.behind[there].intersection(theirs))
     value = CAPTURE + captured if captured else OTHER
     return value, (216 - threats) if with_risk else 0

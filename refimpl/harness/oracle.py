@@ -1,0 +1,182 @@
+"""Every answer of a build judged against the reference's answer to the same request, as it is read: the oracle a
+scenario runs under in ``verify`` (issue 41), so that a scenario checks everything the build shows at every
+position it passes, not only the fields its ``Then`` steps name, and a ``When`` action the build refuses fails the
+scenario at that step (the reference takes it) instead of passing unnoticed.
+
+``Oracled`` wraps the build's driver. For each request: the reference answers it first (the explicit form of chance
+for an explicit-chance build, as the build is sent it), then the build; their answers are compared whole (a view
+key by key, a rejection or refusal by its code, a legal list as a multiset). At the end of a scenario step that
+changed the game (``step_done``, which the scenario runner calls), every player's view (games with hidden
+information) and the legal lists (the referee's and, with hidden information, each player's, when the build
+lists legal actions) are asked of both and compared too, as a trace's plan does after each of its steps.
+``stats`` answers are compared as their growth since the scenario's first start (the build's session has played
+other scenarios before, and that start ends the game they left); one before it is left to the scenario's own
+steps. The first difference raises ``ByReference``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Iterable
+from typing import Any
+
+from ..games import GAMES
+from ..rulebook.reach import Reach
+from .chance import ExplicitChance, is_explicit
+from .compare import Difference
+from .driver import Driver, Op, Outcome, ReferenceDriver, Refused, Rejected, request
+from .plan import Probe, answer_prefix, grown, is_stats
+
+
+class ByReference(AssertionError):
+    """The build's answer differs from the reference's answer to the same request. ``reached``: the rules that
+    may have decided the request (harness/credit.py), None when unknown."""
+
+    def __init__(self, difference: Difference, sent: dict[str, Any], asked: dict[str, Any] | None,
+                 reached: frozenset[str] | None = None) -> None:
+        self.difference, self.sent, self.asked, self.reached = difference, sent, asked, reached
+        self.path, self.expected, self.actual = difference.path, difference.expected, difference.actual
+        what = f" (asked after it: {_words(asked)})" if asked is not None else ""
+        super().__init__(f"{difference} (the reference's answer to {_words(sent)}{what})")
+
+
+def _words(body: dict[str, Any]) -> str:
+    """A request in a line: its JSON, cut at 160 characters."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=repr)
+    return text if len(text) <= 160 else text[:159] + "…"
+
+
+class Oracled:
+    """``inner`` (the build's driver) with every answer judged against ``reference`` (default: the reference in
+    this process, under whatever profiles are in force). Raises ByReference at the first difference."""
+
+    def __init__(self, inner: Driver, reference: Driver | None = None) -> None:
+        self.inner = inner
+        reference = reference or ReferenceDriver()
+        self.reference: Driver = ExplicitChance(reference) if is_explicit(inner) else reference
+        self.name, self.lists_legal = inner.name, inner.lists_legal
+        self.game: str | None = None
+        self.records = "stats" in getattr(inner, "capabilities", ())
+        self.base: dict[str, Outcome | None] = {"build": None, "reference": None}
+        self.reach: Reach | None = None  # the rules the latest request of the scenario ran on the reference
+        self.changed: dict[str, Any] | None = None  # the latest request that changed the game, not yet looked at
+
+    def __getattr__(self, name: str) -> Any:  # transcript, hello, capabilities, process...: the build's
+        return getattr(self.inner, name)
+
+    def supports(self, game: str, ruleset: str | None) -> bool:
+        return self.inner.supports(game, ruleset)
+
+    def _pair(self, op: Op, reach: Reach | None = None) -> tuple[Outcome, Outcome]:
+        if reach is None:
+            expected = next(iter(self.reference.batch([op])))
+        else:
+            with reach:
+                expected = next(iter(self.reference.batch([op])))
+        actual = next(iter(self.inner.batch([op])))
+        return expected, actual
+
+    def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
+        from .replay import outcome_difference
+
+        if probe.kind == "step":
+            self.reach = Reach()  # what the step's own request runs of the rules: the credit of a difference
+        expected, actual = self._pair(probe.op, self.reach if probe.kind == "step" else None)
+        if probe.kind == "step" and is_stats(probe.op):
+            expected, judged = grown(expected, self.base["reference"]), grown(actual, self.base["build"])
+        else:
+            judged = actual
+        diff = outcome_difference(expected, judged, answer_prefix(probe))
+        if diff is not None:
+            body = request(probe.op)
+            reached = None
+            if self.game in GAMES and self.reach is not None:
+                prefix = GAMES[self.game].info.rule_prefix + "-"
+                reached = frozenset(r for r in self.reach.rules() if r.startswith(prefix))
+            raise ByReference(diff, sent, None if body == sent else body, reached)
+        return actual
+
+    def _looks(self, sent: dict[str, Any]) -> None:
+        """After a request that may change the game: every player's view and the legal lists, judged."""
+        info = GAMES[self.game].info if self.game in GAMES else None
+        players = list(info.players) if info is not None and info.hidden_information else []
+        for player in players:
+            self._judge(Probe(("view", player), "view", None, player), sent)
+        if self.lists_legal:
+            self._judge(Probe(("legal", None), "legal", None), sent)
+            for player in players:
+                self._judge(Probe(("legal", player), "legal", None, player), sent)
+
+    def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
+        for op in ops:
+            body = request(op)
+            if body.get("op") == "start":
+                self.game = body.get("game") if isinstance(body.get("game"), str) else self.game
+            probe = Probe(op, "step", None)
+            if is_stats(op) and self.base["build"] is None:
+                answer = next(iter(self.inner.batch([op])))  # before the first start: the scenario's own steps judge
+            else:
+                answer = self._judge(probe, body)
+            if self.records and self.base["build"] is None and body.get("op") == "start":
+                # after the scenario's first start, which counted what the session left unfinished before it
+                self.base["reference"], self.base["build"] = self._pair(("stats",))
+            if body.get("op") in ("start", "apply", "restart") and not isinstance(answer, (Rejected, Refused)):
+                self.changed = body  # the game may have changed: what every player sees, at the step's end
+            yield answer
+
+    def step_done(self) -> None:
+        """The end of one scenario step: after the step changed the game, every player's view and the legal lists,
+        judged (once a step, not once a request: a step that deploys twenty units is looked at once). Raises
+        ByReference."""
+        if self.changed is not None:
+            changed, self.changed = self.changed, None
+            self._looks(changed)
+
+    # the single calls, as every driver has them
+    def _one(self, op: Op) -> Outcome:
+        return next(iter(self.batch([op])))
+
+    def start(self, game: str, ruleset: str | None = None, seed: Any = None, setup: Any = None) -> Any:
+        from .driver import default_ruleset, expect_state
+
+        op = ("start", game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
+        return expect_state(self._one(op), f"start {game}")
+
+    def apply(self, action: Any) -> Any:
+        from .driver import expect_state
+
+        return expect_state(self._one(("apply", action)), "apply")
+
+    def restart(self) -> Any:
+        from .driver import expect_state
+
+        return expect_state(self._one(("restart",)), "restart")
+
+    def view(self, observer: str | None = None) -> Any:
+        from .driver import expect_state
+
+        return expect_state(self._one(("view", observer)), "state")
+
+    def stats(self) -> Any:
+        from .driver import DriverError
+
+        answer = self._one(("stats",))
+        if isinstance(answer, (Refused, Rejected)):
+            raise DriverError(answer.code, f"stats refused: {answer.message}")
+        return answer
+
+    def legal_actions(self, observer: str | None = None) -> Any:
+        from .driver import DriverError
+
+        if not self.lists_legal:
+            return None
+        answer = self._one(("legal", observer))
+        if isinstance(answer, Refused):
+            raise DriverError(answer.code, f"legal refused: {answer.message}")
+        return answer
+
+    def close(self) -> None:
+        self.reference.close()
+
+
+__all__ = ["ByReference", "Oracled"]
