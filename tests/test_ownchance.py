@@ -69,8 +69,10 @@ def chance(doc: dict) -> dict[str, dict]:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("game, names", [
-    ("ludo", {"ludo/own dice", "ludo/own CPU draws"}),
-    ("black-fog", {"black-fog/own maps", "black-fog/own dice", "black-fog/own fog"}),
+    ("ludo", {"ludo/own dice", "ludo/own CPU draws", "ludo/own chance by the seed",
+              "ludo/own dice apart from the CPUs"}),
+    ("black-fog", {"black-fog/own maps", "black-fog/own dice", "black-fog/own fog",
+                   "black-fog/own chance by the seed"}),
     ("conquest-king", {"conquest-king/own maps"}),
 ])
 def test_a_fair_build_of_its_own_passes_every_judged_stream(game: str, names: set[str]) -> None:

@@ -11,9 +11,11 @@ const NAME = 'ludo';
 const RULESETS = ['v1'];
 const DEFAULT_RULESET = 'v1';
 
-// With NODE_BUILD_OWN_RANDOM=1 the build draws chance from Math.random instead of the canonical streams
-// (the seeded forms only; a given face or pick is always taken as given). main.js then declares the
-// capability `explicit-chance` (specs/protocol.md "Chance: seeded or given").
+// With NODE_BUILD_OWN_RANDOM=1 the build draws chance from generators of its own instead of the canonical
+// streams (the seeded forms only; a given face or pick is always taken as given): one for the dice and one
+// for the CPUs' draws, both seeded from the game's seed, so the same seed still gives the same game and the
+// CPUs' draws leave the dice alone (LD-DICE-1, LD-CPU-5 as specs/protocol.md "A build's own chance" judges
+// them). main.js then declares the capability `explicit-chance` (specs/protocol.md "Chance: seeded or given").
 const OWN_RANDOM = process.env.NODE_BUILD_OWN_RANDOM === '1';
 
 // The board table: seats in turn order (LD-SEAT-2, LD-R2) and their start squares (LD-BOARD-1).
@@ -35,6 +37,9 @@ const LEVELS = ['easy', 'normal', 'hard'];
 const MASK = (1n << 64n) - 1n;
 const GAMMA = 0x9e3779b97f4a7c15n;
 const DECISION_XOR = 0xd1b54a32d192ed03n;
+// The own generators' seeds (NODE_BUILD_OWN_RANDOM=1): the game's seed with salts of this build's own.
+const OWN_DICE_XOR = 0x6f776e2d64696365n;
+const OWN_PICKS_XOR = 0x6f776e2d7069636bn;
 
 // One output: returns the new state and the output.
 function splitmix(state) {
@@ -257,7 +262,9 @@ function roll(state, action) {
     if (action.face < 1 || action.face > 6) return reject('bad-face', `${action.face} is not a face of a die`);
     face = action.face;
   } else if (OWN_RANDOM) {
-    face = 1 + Math.floor(Math.random() * 6);
+    const own = nextFace(state.ownDice);
+    face = own.face;
+    return { ok: true, state: doThrow({ ...state, ownDice: own.state }, face, drawn.state) };
   }
   return { ok: true, state: doThrow(state, face, drawn.state) };
 }
@@ -272,14 +279,17 @@ function move(state, action) {
   return { ok: true, state: doMove(state, piece) };
 }
 
-// The level's one draw among n moves: the caller's pick, the decision stream, or (own random source)
-// Math.random. A pick stands for one output of the stream (ruling LD-R14).
+// The level's one draw among n moves: the caller's pick, the decision stream, or (own random source) the
+// build's own generator of picks. A pick stands for one output of the stream (ruling LD-R14).
 function draw(state, n, action) {
   if (given(action, 'pick')) {
     if (action.pick < 0 || action.pick >= n) return reject('bad-pick', `the level draws among ${n} moves; pick 0-${n - 1}`);
     return { ok: true, value: action.pick, decision: splitmix(state.decision).state, taken: 1 };
   }
-  if (OWN_RANDOM) return { ok: true, value: Math.floor(Math.random() * n), decision: state.decision, taken: 1 };
+  if (OWN_RANDOM) {
+    const own = below(state.ownPicks, n);
+    return { ok: true, value: own.value, decision: state.decision, taken: 1, ownPicks: own.state };
+  }
   const drawn = below(state.decision, n);
   return { ok: true, value: drawn.value, decision: drawn.state, taken: drawn.taken };
 }
@@ -291,7 +301,8 @@ function cpu(state, action) {
   if (choices.length === 1) return { ok: true, state: doMove(state, choices[0]) }; // draws nothing
   const drawn = draw(state, choices.length, action);
   if (!drawn.ok) return drawn;
-  const drawnState = { ...state, decision: drawn.decision, decisions: state.decisions + drawn.taken };
+  const drawnState = { ...state, decision: drawn.decision, decisions: state.decisions + drawn.taken,
+    ownPicks: drawn.ownPicks ?? state.ownPicks };
   return { ok: true, state: doMove(drawnState, choices[drawn.value]) };
 }
 
@@ -343,6 +354,7 @@ function start(ruleset, seed, setup) {
     ok: true,
     state: {
       ruleset, seed: theSeed, dice, decision: BigInt(theSeed) ^ DECISION_XOR,
+      ownDice: (BigInt(theSeed) ^ OWN_DICE_XOR) & MASK, ownPicks: (BigInt(theSeed) ^ OWN_PICKS_XOR) & MASK,
       turn: setup.turn ?? 'human', phase: 'roll', roll: null, sixes: 0, lastFace: null,
       throws, decisions: 0, pieces, result: null,
     },

@@ -16,7 +16,7 @@ for (const path of MODULES) {
   GAMES[game.NAME] = game;
 }
 
-// A game module with OWN_RANDOM draws chance from Math.random, not the spec's canonical streams (run with
+// A game module with OWN_RANDOM draws chance from generators of its own, not the spec's canonical streams (run with
 // NODE_BUILD_OWN_RANDOM=1): the build then asks the kit for every chance outcome (protocol "Chance").
 const CAPABILITIES = Object.values(GAMES).some((game) => game.OWN_RANDOM)
   ? ['legal', 'stats', 'explicit-chance']

@@ -30,7 +30,7 @@ from typing import Any
 from ..games import GAMES, BadSetup, RuleViolation
 from .driver import BuildBroke, Driver, Rejected, refusal_words
 
-ALPHA = 1e-7  # each distribution test's false-alarm rate: three tests, under one in a million per run
+ALPHA = 1e-7  # each distribution test's false-alarm rate: five tests, under one in a million per run
 ROLLS = 1200  # Ludo throws judged: a die with one face twice as likely is caught in every run of 2,000 simulated
 BLACK_FOG_ROLLS = 900  # animal dice counted (those whose six faces all differ): the same die caught in 99.95%
 BLACK_FOG_GAMES = 6  # Black Fog games at least (each: a map, about 40 animal dice, 4 fogs); then on to ROLLS dice
@@ -78,9 +78,28 @@ class Tally:
     """The outcomes seen of one kind of draw: (how many equally likely outcomes, which one) -> count."""
 
     cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    faces: list[int] = field(default_factory=list)  # the outcomes of the six-sided draws, in the order drawn
 
     def add(self, choices: int, index: int) -> None:
         self.cells[(choices, index)] = self.cells.get((choices, index), 0) + 1
+        if choices == 6:
+            self.faces.append(index)
+
+    def serial_test(self) -> tuple[float, int, float] | None:
+        """(Pearson's statistic, degrees of freedom, p-value) of the six-sided draws taken two at a time, in
+        the order drawn, without overlap: independent fair draws fill the 36 (first, second) cells alike, so
+        a die that cycles or avoids repeating a face fails it though its faces are uniform. Which draws are
+        counted depends on the position before each, never on its own outcome, so the counted ones are still
+        independent. None with fewer than 5 pairs expected in a cell."""
+        pairs = len(self.faces) // 2
+        if pairs / 36 < 5:
+            return None
+        cells = [0] * 36
+        for i in range(pairs):
+            cells[6 * self.faces[2 * i] + self.faces[2 * i + 1]] += 1
+        expected = pairs / 36
+        statistic = sum((c - expected) ** 2 / expected for c in cells)
+        return statistic, 35, chi2_sf(statistic, 35)
 
     @property
     def draws(self) -> int:
@@ -117,6 +136,7 @@ class Verdict:
     impossible: str = ""  # the first answer no outcome explains, in words
     request: Any = None  # the request it answered
     note: str = ""  # why nothing was judged, when nothing was
+    said: str = ""  # what a pass means in words, when not "each outcome one the rules allow"
 
 
 class Judge:

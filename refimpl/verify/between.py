@@ -125,7 +125,7 @@ def run_before_start(command: str, run: Run) -> bool | None:
 def run_own_chance(command: str, run: Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
     answer and, over the run, the outcomes' distribution (refimpl/harness/ownchance.py). One check per stream."""
-    from ..harness import ownchance
+    from ..harness import ownchance, seeds
 
     games, rulesets, timeout = run.settings.games, run.settings.rulesets, run.settings.timeout
 
@@ -142,6 +142,8 @@ def run_own_chance(command: str, run: Run) -> None:
                 continue
             try:
                 verdicts = list(ownchance.judge(driver, game, ruleset))
+                if game in seeds.JUDGES:
+                    verdicts += seeds.JUDGES[game](driver, ruleset)
             except (BuildBroke, DriverError) as exc:
                 stderr = exc.stderr_tail if isinstance(exc, BuildBroke) else ""
                 run.add(Check("chance", game, f"{game}/own chance", (), Status.BROKE if isinstance(exc, BuildBroke)
@@ -169,6 +171,9 @@ def _chance_check(v: Any, ruleset: str) -> Check:
                      ruleset, failure=failure)
     if v.judged == 0:
         return Check("chance", v.game, v.name, v.rules, Status.NOT_RUN, f"not run: {v.note}", ruleset)
+    if v.said:
+        return Check("chance", v.game, v.name, v.rules, Status.PASSED, f"{v.judged} requests judged: {v.said}",
+                     ruleset)
     words = f"{v.judged} outcomes, each one the rules allow"
     if v.tally is not None and v.tally.cells and {k for k, _ in v.tally.cells} == {6}:
         words += f"; faces 1-6 seen {', '.join(map(str, v.tally.counts(6)))} times"
@@ -181,6 +186,16 @@ def _chance_check(v: Any, ruleset: str) -> Check:
         failure = Failure(v.name, None, None, "its own chance", None,
                           message=f"the outcomes are not distributed as the rules say: {words}")
         return Check("chance", v.game, v.name, v.rules, Status.FAILED, failure.message, ruleset, failure=failure)
+    serial = v.tally.serial_test() if v.tally is not None else None
+    if serial is not None:
+        statistic, df, p = serial
+        words += (f"; throws two at a time (independence): chi-square {statistic:.1f} on {df} df, p = {p:.3g} "
+                  f"(fails below {ALPHA:g})")
+        if p < ALPHA:
+            failure = Failure(v.name, None, None, "its own chance", None,
+                              message=f"the throws are not independent of each other: {words}")
+            return Check("chance", v.game, v.name, v.rules, Status.FAILED, failure.message, ruleset,
+                         failure=failure)
     return Check("chance", v.game, v.name, v.rules, Status.PASSED, words, ruleset)
 
 

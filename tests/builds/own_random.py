@@ -1,8 +1,9 @@
 """The reference as a web app with its own random source would be: it declares explicit-chance, and every
 seeded form it is sent (a throw without its face, a CPU choice without its pick, fog without its tiles, a
-Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random``
-seeded from the operating system, not by the canonical streams. Against it, ``verify`` conforms only if the kit
-gives every chance outcome itself.
+Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random``,
+not by the canonical streams: generators of its own seeded from the game's seed, one for the dice, one for the
+CPUs' draws, one for maps and fog, so the same seed gives the same game (LD-DICE-1, LD-CPU-5, BF-R6). Against it,
+``verify`` conforms only if the kit gives every chance outcome itself.
 
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
                                                           not say so gets judged as: it fails)
@@ -14,6 +15,9 @@ Builds whose own chance is wrong (refimpl/harness/ownchance.py must fail each):
     --crash-on-roll        it exits when asked to throw a die of its own
     --first-pick           a CPU that draws always plays the first of its moves
     --mountain-castle      a Conquest King map with a mountain on Gaias's castle
+    --unseeded             every draw from the operating system's randomness: the seed is not honoured
+    --shared-stream        the CPUs draw from the dice's generator, so their draws move the dice
+    --cycling-die          its die shows 1, 2, 3, 4, 5, 6, 1, ... in turn: uniform, but not independent
 """
 
 from __future__ import annotations
@@ -31,8 +35,25 @@ from refimpl.games import GAMES  # noqa: E402
 from refimpl.games.ludo import cpu  # noqa: E402
 from refimpl.harness.serve import Session  # noqa: E402
 
-CHANCE = random.SystemRandom()
 ARGS = sys.argv[1:]
+
+
+def generator(seed: Any, stream: str) -> random.Random:
+    """The build's own generator of one stream for a game's seed (the operating system's with --unseeded)."""
+    return random.SystemRandom() if "--unseeded" in ARGS else random.Random(f"{seed}/{stream}")
+
+
+class Streams:
+    """A game's own generators: the dice, the CPUs' draws, maps, fog."""
+
+    def __init__(self, seed: Any) -> None:
+        self.dice, self.picks, self.maps, self.fog = (generator(seed, s) for s in ("dice", "picks", "maps", "fog"))
+        if "--shared-stream" in ARGS:
+            self.picks = self.dice
+        self.cycle = 0
+
+
+CHANCE = Streams(None)
 
 
 def _arg(name: str) -> str | None:
@@ -46,7 +67,10 @@ def face() -> int:
     """A face of its own die (fair unless --die gives weights)."""
     if "--crash-on-roll" in ARGS:
         sys.exit(7)
-    return CHANCE.choices(range(1, 7), weights=WEIGHTS)[0]
+    if "--cycling-die" in ARGS:
+        CHANCE.cycle += 1
+        return (CHANCE.cycle - 1) % 6 + 1
+    return CHANCE.dice.choices(range(1, 7), weights=WEIGHTS)[0]
 
 
 class OwnRandom(Session):
@@ -60,22 +84,33 @@ class OwnRandom(Session):
             answer["capabilities"] = [*answer["capabilities"], "explicit-chance"]
         return answer
 
+    def restart(self, req: dict[str, Any]) -> dict[str, Any]:
+        if self.started:
+            self.streams(self.started[1])
+        return super().restart(req)
+
+    @staticmethod
+    def streams(seed: Any) -> None:
+        global CHANCE
+        CHANCE = Streams(seed)
+
     def start(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.streams(req.get("seed"))
         setup = req.get("setup")
         if req.get("game") == "black-fog" and isinstance(setup, dict) and "map" not in setup:
             # a map of its own: the one another seed draws
             engine = GAMES["black-fog"]
-            drawn = engine.explicit_setup(req.get("ruleset"), CHANCE.randrange(2**53), setup)
+            drawn = engine.explicit_setup(req.get("ruleset"), CHANCE.maps.randrange(2**53), setup)
             req = {**req, "setup": drawn}
             if "--trees-map" in ARGS and not setup:  # 30 apple trees and no water: not a map the rules draw
                 answer = super().start(req)
-                self.state = replace(self.state, apple=frozenset(CHANCE.sample(sorted(engine.tiles - {(0, 0)}), 30)),
-                                     water=frozenset())
+                trees = frozenset(CHANCE.maps.sample(sorted(engine.tiles - {(0, 0)}), 30))
+                self.state = replace(self.state, apple=trees, water=frozenset())
                 return {**answer, "state": self._view()}
         if req.get("game") == "conquest-king" and isinstance(setup, dict) and "terrain" not in setup:
             # a map of its own at every start, as the seed's game draws one (ruling CK-R1)
             p = GAMES["conquest-king"].p  # type: ignore[attr-defined]
-            rows = [[CHANCE.choice(".....fhrm") for _ in range(p.width)] for _ in range(p.height)]
+            rows = [[CHANCE.maps.choice(".....fhrm") for _ in range(p.width)] for _ in range(p.height)]
             for x, y in p.castles.values():
                 rows[y][x] = "."
             req = {**req, "setup": {**setup, "terrain": ["".join(r) for r in rows]}}
@@ -96,7 +131,7 @@ class OwnRandom(Session):
             if seeded_fog and "--fog-anywhere" in ARGS and self.game.info.name == "black-fog":
                 before = self.state.fog
                 answer = super().apply(req)
-                anywhere = frozenset(CHANCE.sample(sorted(self.game.tiles), 5))  # its fog falls on any 5 tiles
+                anywhere = frozenset(CHANCE.fog.sample(sorted(self.game.tiles), 5))  # its fog falls on any 5 tiles
                 self.state = replace(self.state, fog=before | anywhere)
                 return {**answer, "state": self._view()}
         return super().apply(req)
@@ -110,14 +145,14 @@ class OwnRandom(Session):
         if name == "ludo" and kind == "cpu" and action.get("pick") is None and state.phase == "move" \
                 and action.get("level") in ("easy", "normal", "hard"):
             among = len(cpu.candidates(self.game, state, action["level"]))
-            return {**action, "pick": 0 if "--first-pick" in ARGS else CHANCE.randrange(among)}
+            return {**action, "pick": 0 if "--first-pick" in ARGS else CHANCE.picks.randrange(among)}
         if name == "black-fog" and kind == "fog" and "tiles" not in action and self.game.pending(state) == "fog":
             eligible = self.game._fog_eligible(state)
-            chosen = CHANCE.sample(eligible, self.game._fog_want(eligible))
+            chosen = CHANCE.fog.sample(eligible, self.game._fog_want(eligible))
             return {**action, "tiles": [f"{q},{r}" for q, r in chosen]}
         return action
 
-    OPS = {**Session.OPS, "hello": hello, "start": start, "apply": apply}
+    OPS = {**Session.OPS, "hello": hello, "start": start, "apply": apply, "restart": restart}
 
 
 def main() -> None:
