@@ -6,37 +6,76 @@ to the rules a restart runs, never to a rule whose code did not run."""
 
 from __future__ import annotations
 
+import random
+from functools import cache
 from typing import Any
 
-from ..games import GAMES
-from ..rulebook.reach import Reach
+from ..games import GAMES, Game
+from ..rulebook.reach import Reach, Site
 from .driver import ReferenceDriver
 from .plan import step_op
 from .trace import Trace
 
+BASELINE_GAMES = 4  # seeded random games of the reference per ruleset, each of twice the game's typical length
 
-def decided_by(trace: Trace, number: int) -> frozenset[str] | None:
+
+def baseline(game: str) -> dict[Site, float]:
+    """How ordinary each site of ``game``'s rules is (as the game is registered now: under a profile, the
+    profiled engine): the share of the steps of a few seeded random games (legal actions only, every ruleset) in
+    which it ran. The turn order runs at nearly every step, a capture at a few: at a failing step, the rarer of
+    the rules that ran there is the likelier cause. Worked out once per engine."""
+    return _baseline(GAMES[game])
+
+
+@cache
+def _baseline(engine: Game[Any, Any]) -> dict[Site, float]:
+    game = engine.info.name
+    counts: dict[Site, int] = {}
+    steps = 0
+    for ruleset in engine.info.rulesets:
+        for n in range(BASELINE_GAMES):
+            pick = random.Random(f"{game}/{ruleset}/{n}")
+            state = engine.new_state(ruleset, n, {})
+            for _ in range(2 * engine.info.typical_length):
+                legal = engine.legal_actions(state)
+                if engine.outcome(state) is not None or not legal:
+                    break
+                with Reach() as reach:
+                    state = engine.apply(state, pick.choice(legal))
+                steps += 1
+                for site in {s for sites in reach.sites().values() for s in sites}:
+                    counts[site] = counts.get(site, 0) + 1
+    return {site: n / max(steps, 1) for site, n in counts.items()}
+
+
+def decided_by(trace: Trace, number: int) -> dict[str, float] | None:
     """The rules of ``trace``'s game whose cited code ran while the reference answered step ``number`` (0: the
-    start), after the steps before it; None when the game is unknown or a step before it cannot be played. (A
-    rule with no site, a board table or a route, cannot be seen to run: reports.failures.deciding keeps it.)"""
+    start), after the steps before it, each with how ordinary it is (``baseline``: 0 for a rule random play never
+    runs); None when the game is unknown or a step before it cannot be played. (A rule with no site, a board
+    table or a route, cannot be seen to run: reports.failures.deciding keeps it.)"""
     engine = GAMES.get(trace.game)
     if engine is None or number > len(trace.steps):
         return None
-    prefix = engine.info.rule_prefix + "-"
     session = ReferenceDriver()
-    first: tuple[Any, ...] = ("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))
-    ops = [first] + [step_op(trace, st) for st in trace.steps[:max(0, number - 1)]]
+    ops: list[tuple[Any, ...]] = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
+    ops += [step_op(trace, st) for st in trace.steps[:number]]
     try:
-        if number == 0:
-            with Reach() as reach:
-                list(session.batch(ops))
-        else:
-            list(session.batch(ops))
-            with Reach() as reach:
-                list(session.batch([step_op(trace, trace.steps[number - 1])]))
+        list(session.batch(ops[:-1]))
+        with Reach() as reach:
+            list(session.batch(ops[-1:]))
     except Exception:  # noqa: BLE001 - a trace the reference cannot play here: no narrowing, the usual credit
         return None
-    return frozenset(r for r in reach.rules() if r.startswith(prefix))
+    return ran_in(trace.game, reach)
 
 
-__all__ = ["decided_by"]
+def ran_in(game: str, reach: Reach) -> dict[str, float]:
+    """The rules of ``game`` that ``reach`` saw run, each with how ordinary it is there: the most particular of
+    its sites that ran (``baseline``; 0 for a site random play never runs). A rule cited both in a function every
+    move calls and at the line only a capture runs is as particular as the capture, in a capture's step."""
+    prefix = GAMES[game].info.rule_prefix + "-"
+    ordinary = baseline(game)
+    return {rule: min(ordinary.get(site, 0.0) for site in sites)
+            for rule, sites in reach.sites().items() if rule.startswith(prefix)}
+
+
+__all__ = ["baseline", "decided_by", "ran_in"]

@@ -30,10 +30,10 @@ from .plan import Probe, answer_prefix, grown, is_stats
 
 class ByReference(AssertionError):
     """The build's answer differs from the reference's answer to the same request. ``reached``: the rules that
-    may have decided the request (harness/credit.py), None when unknown."""
+    ran in the request, each with how ordinary it is (harness/credit.py), None when unknown."""
 
     def __init__(self, difference: Difference, sent: dict[str, Any], asked: dict[str, Any] | None,
-                 reached: frozenset[str] | None = None) -> None:
+                 reached: dict[str, float] | None = None) -> None:
         self.difference, self.sent, self.asked, self.reached = difference, sent, asked, reached
         self.path, self.expected, self.actual = difference.path, difference.expected, difference.actual
         what = f" (asked after it: {_words(asked)})" if asked is not None else ""
@@ -77,6 +77,7 @@ class Oracled:
         return expected, actual
 
     def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
+        from .credit import ran_in
         from .replay import outcome_difference
 
         if probe.kind == "step":
@@ -89,10 +90,7 @@ class Oracled:
         diff = outcome_difference(expected, judged, answer_prefix(probe))
         if diff is not None:
             body = request(probe.op)
-            reached = None
-            if self.game in GAMES and self.reach is not None:
-                prefix = GAMES[self.game].info.rule_prefix + "-"
-                reached = frozenset(r for r in self.reach.rules() if r.startswith(prefix))
+            reached = ran_in(self.game, self.reach) if self.game in GAMES and self.reach is not None else None
             raise ByReference(diff, sent, None if body == sent else body, reached)
         return actual
 

@@ -4,14 +4,14 @@ owns it (read from the specs), and the ledger of the steps up to it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from .. import suite
 from ..games import GAMES
-from ..games.base import owners
+from ..games.base import _RULING, owners
 from ..harness.compare import MISSING, Difference, flatten
 from ..harness.replay import TraceResult
 from ..harness.trace import Trace
@@ -51,7 +51,7 @@ def rule_words(rule: str) -> tuple[str, str, int] | None:
 
 
 def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
-                *tagged: Sequence[str], reached: Collection[str] | None = None) -> tuple[FieldDiff, ...]:
+                *tagged: Sequence[str], reached: Mapping[str, float] | None = None) -> tuple[FieldDiff, ...]:
     """Differences with the rule owning each field: for a rejection or error code, the rules that name the
     code expected (else the one given); for any other field, the field's rules (GameInfo.field_rules).
     ``reached``: the rules whose code ran in the step (harness/credit.py); the field's rules among them decide
@@ -66,7 +66,8 @@ def field_diffs(game: str, diffs: Iterable[tuple[Difference, bool]],
             named = _code_owners(game).get(_code_of(diff.expected) or _code_of(diff.actual) or "", ())
             rules = tuple(dict.fromkeys((*named, *rules)))
         if (diff.expected is MISSING or diff.actual is MISSING) and info is not None and \
-                top not in ("rejected", "error", "start"):
+                top not in ("rejected", "error", "start") and "." not in diff.path.removeprefix("view[") \
+                and "[" not in diff.path.partition("].")[2 if diff.path.startswith("view[") else 0]:
             # a key the view must not have, or lacks: the rule that says what a view holds, whatever the step
             rules = info.field_rules.get("game", rules)
             credited = tuple(rules[:1])
@@ -87,34 +88,43 @@ def _only_twice(diff: Difference) -> bool:
         and sorted(set(a.get("extra", ()))) == a["twice"]
 
 
-def deciding(rules: Sequence[str], reached: Collection[str] | None, *tagged: Sequence[str]) -> tuple[str, ...]:
+def deciding(rules: Sequence[str], reached: Mapping[str, float] | None, *tagged: Sequence[str]) -> tuple[str, ...]:
     """The rules a differing field is credited to (issue 41: the rule that decides a difference owns it).
-    ``rules``: the field's rules, in the order the game lists them; ``reached``: the rules that ran in the step
-    (harness/credit.py), None when unknown (a rule with no site to run, a board table, counts as run);
-    ``tagged``: the step's rules, then the check's. A key a view must not have, or lacks, is the view rule's
-    (field_diffs). Otherwise, in turn:
+    ``rules``: the field's rules, in the order the game lists them; ``tagged``: the step's rules, then the check's;
+    ``reached`` (harness/credit.py): the rules whose cited code ran in the failing step, each with how ordinary it
+    is (the share of the steps of random play it runs in); None when unknown (then games.base.owners). A rule with
+    no site to run (a board table) counts as run. In turn:
 
-    1. the field's rules that ran and that the check is about (the most particular group that holds any);
-    2. else the check's own rules that ran in the step (a ruling that decides where a generic field's rule only
-       carries its outcome: a CPU's risk ruling behind the ``pieces`` a move changed);
-    3. else the first of the field's rules that ran (a check about nothing in particular: an exploration);
-    4. else, with nothing known to have run, as games.base.owners says.
-    """
+    1. the field's rules the check is about (the most particular group that holds any), those that ran if any
+       did: the kit cannot tell which of them the build broke, so each is credited;
+    2. else one of the check's own rules, one that ran if any did (a ruling behind a generic field: a CPU's risk
+       ruling behind the ``pieces`` a move changed), the least ordinary;
+    3. else, for a check about no rule in particular (an exploration's reproducer), the least ordinary of the
+       field's rules that ran: the capture rule, not the turn order that runs at every step.
+
+    A key a view must not have, or lacks, is the view rule's, and an action listed twice the listing rule's
+    (field_diffs)."""
     if reached is None:
         return owners(rules, *tagged)
     from ..rulebook.reach import engine_sites
 
     sites = engine_sites()
-    ran = [r for r in rules if r in reached or r not in sites]  # a rule with no site may always have decided
+
+    def one(pool: Sequence[str]) -> tuple[str, ...]:
+        def rank(rule: str) -> tuple[bool, float, bool, int]:
+            share = reached.get(rule, 1.0) if rule in sites else 1.0
+            return rule not in reached and rule in sites, share, _RULING.search(rule) is None, pool.index(rule)
+        return (min(pool, key=rank),)
+
+    ran = [r for r in rules if r in reached or r not in sites]
     for group in tagged:
-        found = [r for r in ran if r in group]
-        if found:
-            return owners(found, group)
-    for group in tagged:
-        found = [r for r in group if r in reached]
-        if found:
-            return owners(found, found)
-    return tuple(ran[:1]) or owners(rules, *tagged)
+        mine = [r for r in rules if r in group]
+        if mine:
+            return owners([r for r in mine if r in ran] or mine, group)
+    named = [list(g) for g in tagged if g]
+    if named:
+        return one(named[0])
+    return one(ran) if ran else owners(rules, *tagged)
 
 
 def _ledger(result: TraceResult) -> tuple[dict[str, Any], ...]:
@@ -137,7 +147,7 @@ def shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def trace_failure(trace: Trace, result: TraceResult, reached: Collection[str] | None = None) -> Failure:
+def trace_failure(trace: Trace, result: TraceResult, reached: Mapping[str, float] | None = None) -> Failure:
     """The Failure of a trace that did not conform: where, what was sent, every differing field (credited among
     the rules ``reached`` in the failing step, when given: see field_diffs)."""
     fail = result.failure

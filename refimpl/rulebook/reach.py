@@ -124,6 +124,15 @@ class Reach:
             outer.calls.update(self.calls - calls)
             outer.lines.update(self.lines - lines)
 
+    def sites(self) -> dict[str, set[Site]]:
+        """Rule ID -> those of its sites that ran (rules never reached left out)."""
+        out: dict[str, set[Site]] = {}
+        for rule, sites in engine_sites().items():
+            ran = {s for s in sites if (self.calls if s.kind == CALL else self.lines)[(s.file, s.line)]}
+            if ran:
+                out[rule] = ran
+        return out
+
     def rules(self, only: Iterable[str] | None = None) -> dict[str, int]:
         """Rule ID -> how often its sites ran (rules never reached left out); ``only`` limits the rules."""
         wanted = None if only is None else set(only)

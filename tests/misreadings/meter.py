@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -43,8 +44,14 @@ def judge(key: str) -> dict[str, Any]:
         rows = next(m["rules"] for m in doc["matrix"] if m["game"] == game)
         row = next((r for r in rows if r["rule"] == rule_of(key)), None)
         record["credited"] = bool(row and (row["failed"] or row["broke"]))
+        # every rule its failures are credited to, and how many besides its own (issue 41: at most two others)
+        blamed = sorted({r for c in doc["checks"] if c["status"] in ("failed", "broke") for r in c["credited_rules"]})
+        record["blamed"] = blamed
+        record["others"] = len(set(blamed) - {rule_of(key)})
     except (ValueError, StopIteration, KeyError):
         record["credited"] = False
+    if os.environ.get("MISREADINGS_NO_FUZZ"):  # --no-fuzz: verify and its credit alone
+        return record
     try:
         with tempfile.TemporaryDirectory() as out:  # the reproducer is not kept: its length is
             report = fuzz(build, FuzzSettings(game, max_time=FUZZ_BUDGET), out)
@@ -78,17 +85,22 @@ def summary(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "verify": sum(r["verify_exit"] in (1, 3) for r in mine), "credited": sum(r["credited"] for r in mine),
             "fuzz": len(found), "fuzz_short": sum((r.get("fuzz_steps") or 0) <= step_bound(r["key"]) for r in found),
             "median_seconds": round(statistics.median([r["fuzz_seconds"] for r in found]), 1) if found else None,
-            "median_steps": statistics.median([r["fuzz_steps"] for r in found]) if found else None})
+            "median_steps": statistics.median([r["fuzz_steps"] for r in found]) if found else None,
+            # the credit (issue 41): misreadings whose failures name at most two rules besides their own
+            "few_others": sum(r.get("others", 99) <= 2 for r in mine),
+            "median_others": statistics.median([r.get("others", 0) for r in mine]) if mine else None})
     return rows
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    head = ("| game | misreadings | rules | caught by verify | credited to the rule | found by fuzz (60 s) | "
-            "of those, <= 10 steps (or the shortest possible) | median time to find | median reproducer |")
-    lines = [head, "|" + "---|" * 9]
+    head = ("| game | misreadings | rules | caught by verify | credited to the rule | at most 2 other rules credited "
+            "| median other rules | found by fuzz (60 s) | of those, <= 10 steps (or the shortest possible) "
+            "| median time to find | median reproducer |")
+    lines = [head, "|" + "---|" * 11]
     for r in rows:
         name = f"**{r['game']}**" if r["game"] == "all" else r["game"]
-        lines.append(f"| {name} | {r['misreadings']} | {r['rules']} | {r['verify']} | {r['credited']} | {r['fuzz']} | "
+        lines.append(f"| {name} | {r['misreadings']} | {r['rules']} | {r['verify']} | {r['credited']} | "
+                     f"{r['few_others']} | {r['median_others']} | {r['fuzz']} | "
                      f"{r['fuzz_short']} | {r['median_seconds']} s | {r['median_steps']} steps |")
     return "\n".join(lines)
 
@@ -99,7 +111,10 @@ def main() -> None:
     parser.add_argument("--out", default="misreadings-out")
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--format", choices=["text", "markdown", "json"], default="markdown")
+    parser.add_argument("--no-fuzz", action="store_true", help="verify (and its credit) alone, no fuzz campaign")
     args = parser.parse_args()
+    if args.no_fuzz:
+        os.environ["MISREADINGS_NO_FUZZ"] = "1"  # the jobs' processes inherit it
     out = ROOT / args.out
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"

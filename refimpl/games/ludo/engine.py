@@ -327,6 +327,8 @@ class Ludo(Game[State, Action]):
             for other, there, _zone in b.rivals[seat][square]:  # there: the square, in that seat's steps
                 theirs = pieces[other]
                 if there <= b.last_track_step and there in theirs:
+                    # a capture: the whole stack goes home (LD-CAP-1, LD-STACK-1), and no extra throw follows
+                    # for it (LD-CAP-2): what decides a capture's step is cited here, where only a capture runs
                     theirs[:] = [YARD if p == there else p for p in theirs]
 
     def _play(self, t: Turn, piece: int) -> None:
