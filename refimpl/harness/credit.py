@@ -16,7 +16,7 @@ from .driver import ReferenceDriver
 from .plan import step_op
 from .trace import Trace
 
-BASELINE_GAMES = 4  # seeded random games of the reference per ruleset, each of twice the game's typical length
+BASELINE_GAMES = 2  # seeded random games of the reference per ruleset, each of the game's typical length
 
 
 def baseline(game: str) -> dict[Site, float]:
@@ -36,7 +36,7 @@ def _baseline(engine: Game[Any, Any]) -> dict[Site, float]:
         for n in range(BASELINE_GAMES):
             pick = random.Random(f"{game}/{ruleset}/{n}")
             state = engine.new_state(ruleset, n, {})
-            for _ in range(2 * engine.info.typical_length):
+            for _ in range(engine.info.typical_length):
                 legal = engine.legal_actions(state)
                 if engine.outcome(state) is not None or not legal:
                     break
