@@ -111,7 +111,8 @@ def test_write_badges_creates_the_folder_and_writes_one_file_per_badge(tmp_path:
 def test_badges_of_a_real_verify_run_on_the_reference() -> None:
     from refimpl.verify import VerifySettings, verify
 
-    rep = verify(f"{shlex.quote(sys.executable)} -m refimpl serve", VerifySettings(scenarios=False, games=["ludo"], explore=0))
+    rep = verify(f"{shlex.quote(sys.executable)} -m refimpl serve",
+                 VerifySettings(scenarios=False, games=["ludo"], explore=0))
     docs = badges(rep)
     assert rep.exit_code == Exit.CONFORMS and set(docs) == {"ludo", "all", "kit"}
     ran = rep.count(Status.PASSED)
