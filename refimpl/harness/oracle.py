@@ -16,6 +16,7 @@ steps. The first difference raises ``ByReference``.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Generator, Iterable
 from typing import Any
@@ -58,7 +59,8 @@ class Oracled:
         self.game: str | None = None
         self.records = "stats" in getattr(inner, "capabilities", ())
         self.base: dict[str, Outcome | None] = {"build": None, "reference": None}
-        self.reach: Reach | None = None  # the rules the latest request of the scenario ran on the reference
+        self.before: Any = None  # the reference's session before the latest step request (to credit a difference)
+        self.step: Op | None = None  # that request
         self.changed: dict[str, Any] | None = None  # the latest request that changed the game, not yet looked at
 
     def __getattr__(self, name: str) -> Any:  # transcript, hello, capabilities, process...: the build's
@@ -67,22 +69,44 @@ class Oracled:
     def supports(self, game: str, ruleset: str | None) -> bool:
         return self.inner.supports(game, ruleset)
 
-    def _pair(self, op: Op, reach: Reach | None = None) -> tuple[Outcome, Outcome]:
-        if reach is None:
-            expected = next(iter(self.reference.batch([op])))
-        else:
-            with reach:
-                expected = next(iter(self.reference.batch([op])))
+    def _pair(self, op: Op) -> tuple[Outcome, Outcome]:
+        expected = next(iter(self.reference.batch([op])))
         actual = next(iter(self.inner.batch([op])))
         return expected, actual
 
-    def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
+    def _session(self) -> Any:
+        """A copy of the reference's protocol session as it stands (None for a reference that is not one, or
+        that is sent the explicit form of chance), to answer one request again later; records copied too."""
+        session = getattr(self.reference, "session", None)
+        if session is None:
+            return None
+        snapshot = copy.copy(session)
+        snapshot.records = copy.deepcopy(session.records)
+        return snapshot
+
+    def _reached(self) -> dict[str, float] | None:
+        """The rules the scenario's latest request that may change the game ran on the reference, each with how
+        ordinary it is (harness/credit.py): that request answered again, traced, from the session as it was before
+        it. Only on a difference: tracing every request would double a scenario's cost."""
         from .credit import ran_in
+
+        if self.before is None or self.step is None or self.game not in GAMES:
+            return None
+        again = copy.copy(self.before)
+        again.records = copy.deepcopy(self.before.records)
+        try:
+            with Reach() as reach:
+                again.handle(request(self.step))
+        except Exception:  # noqa: BLE001 - the credit is narrowed only where the request plays again
+            return None
+        return ran_in(self.game, reach)
+
+    def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
         from .replay import outcome_difference
 
-        if probe.kind == "step":
-            self.reach = Reach()  # what the step's own request runs of the rules: the credit of a difference
-        expected, actual = self._pair(probe.op, self.reach if probe.kind == "step" else None)
+        if probe.kind == "step" and request(probe.op).get("op") in ("start", "apply", "restart"):
+            self.before, self.step = self._session(), probe.op  # the request that decides what follows
+        expected, actual = self._pair(probe.op)
         if probe.kind == "step" and is_stats(probe.op):
             expected, judged = grown(expected, self.base["reference"]), grown(actual, self.base["build"])
         else:
@@ -90,8 +114,7 @@ class Oracled:
         diff = outcome_difference(expected, judged, answer_prefix(probe))
         if diff is not None:
             body = request(probe.op)
-            reached = ran_in(self.game, self.reach) if self.game in GAMES and self.reach is not None else None
-            raise ByReference(diff, sent, None if body == sent else body, reached)
+            raise ByReference(diff, sent, None if body == sent else body, self._reached())
         return actual
 
     def _looks(self, sent: dict[str, Any]) -> None:
