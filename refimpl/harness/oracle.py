@@ -25,7 +25,7 @@ from ..games import GAMES
 from ..rulebook.reach import Reach
 from .chance import ExplicitChance, is_explicit
 from .compare import Difference
-from .driver import Driver, Op, Outcome, ReferenceDriver, Refused, Rejected, request
+from .driver import CallsByBatch, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected, request
 from .plan import Probe, answer_prefix, grown, is_stats
 
 
@@ -47,9 +47,10 @@ def _words(body: dict[str, Any]) -> str:
     return text if len(text) <= 160 else text[:159] + "…"
 
 
-class Oracled:
+class Oracled(CallsByBatch):
     """``inner`` (the build's driver) with every answer judged against ``reference`` (default: the reference in
-    this process, under whatever profiles are in force). Raises ByReference at the first difference."""
+    this process, under whatever profiles are in force). Raises ByReference at the first difference. The single
+    calls (start, apply, view...) are CallsByBatch's, over ``batch``."""
 
     def __init__(self, inner: Driver, reference: Driver | None = None) -> None:
         self.inner = inner
@@ -63,8 +64,16 @@ class Oracled:
         self.step: Op | None = None  # that request
         self.changed: dict[str, Any] | None = None  # the latest request that changed the game, not yet looked at
 
-    def __getattr__(self, name: str) -> Any:  # transcript, hello, capabilities, process...: the build's
+    def __getattr__(self, name: str) -> Any:  # hello, capabilities, process...: the build's
         return getattr(self.inner, name)
+
+    @property  # the build's own record of exchanges, not one of this wrapper's
+    def transcript(self) -> list[dict[str, Any]] | None:
+        return getattr(self.inner, "transcript", None)
+
+    @transcript.setter
+    def transcript(self, value: list[dict[str, Any]] | None) -> None:
+        self.inner.transcript = value  # type: ignore[attr-defined]  # a ProtocolDriver's or ReferenceDriver's
 
     def supports(self, game: str, ruleset: str | None) -> bool:
         return self.inner.supports(game, ruleset)
@@ -152,49 +161,6 @@ class Oracled:
         if self.changed is not None:
             changed, self.changed = self.changed, None
             self._looks(changed)
-
-    # the single calls, as every driver has them
-    def _one(self, op: Op) -> Outcome:
-        return next(iter(self.batch([op])))
-
-    def start(self, game: str, ruleset: str | None = None, seed: Any = None, setup: Any = None) -> Any:
-        from .driver import default_ruleset, expect_state
-
-        op = ("start", game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
-        return expect_state(self._one(op), f"start {game}")
-
-    def apply(self, action: Any) -> Any:
-        from .driver import expect_state
-
-        return expect_state(self._one(("apply", action)), "apply")
-
-    def restart(self) -> Any:
-        from .driver import expect_state
-
-        return expect_state(self._one(("restart",)), "restart")
-
-    def view(self, observer: str | None = None) -> Any:
-        from .driver import expect_state
-
-        return expect_state(self._one(("view", observer)), "state")
-
-    def stats(self) -> Any:
-        from .driver import DriverError
-
-        answer = self._one(("stats",))
-        if isinstance(answer, (Refused, Rejected)):
-            raise DriverError(answer.code, f"stats refused: {answer.message}")
-        return answer
-
-    def legal_actions(self, observer: str | None = None) -> Any:
-        from .driver import DriverError
-
-        if not self.lists_legal:
-            return None
-        answer = self._one(("legal", observer))
-        if isinstance(answer, Refused):
-            raise DriverError(answer.code, f"legal refused: {answer.message}")
-        return answer
 
     def close(self) -> None:
         self.reference.close()

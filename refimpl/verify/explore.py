@@ -144,7 +144,7 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
             if live is not driver:
                 live.close()
         text = path.read_text(encoding="utf-8") if path.exists() else ""
-        check = _replayed(command, path, report, run) if text else None
+        check = _replayed(command, path, run) if text else None
     searched = result.search_cases if result.search_cases is not None else result.cases
     found = (f"found by case {searched} of {s.explore} (seed {SEED}); shrunk from {finding.first_steps} to "
              f"{finding.steps()} steps")  # no times: one build, one report, on any machine and any --jobs
@@ -157,7 +157,7 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
                    file=reproducer_name(game, ruleset))
 
 
-def _replayed(command: str, path: Path, report: object, run: Run) -> Check | None:
+def _replayed(command: str, path: Path, run: Run) -> Check | None:
     """The reproducer replayed on a fresh build with the reference as oracle, as a trace check (None when it
     does not show a difference again: a build that answers otherwise from run to run)."""
     try:
