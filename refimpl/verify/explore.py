@@ -30,6 +30,10 @@ from .checks import Run, trace_check
 from .settings import VerifySettings
 
 SEED = 41_2026_12  # the exploration's seed in this release of the kit: a new release may draw other cases
+# A floor of requests per case of the budget: a game whose cases are short (Beacon Lines, some 16 requests a
+# case) plays more cases until it has sent as many requests as a game whose cases are long (Ludo, over 200), so
+# every game and ruleset gets a like share of the search, not a like count of cases.
+REQUESTS_PER_CASE = 100
 SHRINK_TIME = 5.0  # seconds to shrink a finding: bounds the reproducer's size, never the verdict
 KIND = "explore"
 
@@ -118,7 +122,8 @@ def every_target(settings: VerifySettings) -> list[tuple[str, str]]:
 
 
 def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, run: Run) -> Check:
-    """One game and ruleset explored: ``run.settings.explore`` cases from SEED, the first finding shrunk,
+    """One game and ruleset explored: ``run.settings.explore`` cases from SEED (more while fewer than
+    REQUESTS_PER_CASE requests a case were sent), the first finding shrunk,
     written as a trace and replayed the way verify replays a trace."""
     from ..campaigns.fuzz.campaign import CampaignJob, FuzzSettings, run_campaign
     from ..campaigns.fuzz.run import FuzzReport, conclude
@@ -126,7 +131,7 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
     s = run.settings
     profile = by_game(list(s.profiles)).get(game)
     settings = FuzzSettings(game, ruleset, examples=s.explore, seed=SEED, shrink_time=SHRINK_TIME,
-                            timeout=s.timeout, profile=profile)
+                            timeout=s.timeout, profile=profile, min_requests=s.explore * REQUESTS_PER_CASE)
     name = check_name(game, ruleset)
     result = run_campaign(CampaignJob(command, settings, ruleset, 0), driver)
     said = f"{result.cases} cases, {result.requests} requests (seed {SEED})"
@@ -144,9 +149,9 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
             if live is not driver:
                 live.close()
         text = path.read_text(encoding="utf-8") if path.exists() else ""
-        check = _replayed(command, path, run) if text else None
+        check = _replayed(command, path, run) if text else None  # (named after the explored ruleset)
     searched = result.search_cases if result.search_cases is not None else result.cases
-    found = (f"found by case {searched} of {s.explore} (seed {SEED}); shrunk from {finding.first_steps} to "
+    found = (f"found by case {searched} (seed {SEED}); shrunk from {finding.first_steps} to "
              f"{finding.steps()} steps")  # no times: one build, one report, on any machine and any --jobs
     if check is None:
         detail = f"{report.finding.kind if report.finding else finding.kind}: {finding.cause or found}"
@@ -164,7 +169,7 @@ def _replayed(command: str, path: Path, run: Run) -> Check | None:
         trace = load_trace(path)
     except TraceError as exc:
         raise RuntimeError(f"the reproducer the kit wrote is not a valid trace: {exc}") from exc
-    trace = replace(trace, path=reproducer_name(trace.game, trace.ruleset))
+    trace = replace(trace, path=path.name)  # the explored ruleset's file (a case may start another ruleset)
     driver = ProtocolDriver(command, run.settings.timeout)
     try:
         (result,) = list(replay_all([trace], driver, oracle=ReferenceDriver()))

@@ -44,6 +44,7 @@ HANG_SHRINK_TIMEOUT = 1.0
 DEFAULT_BUDGET = 30.0  # seconds of search per campaign when no count of cases is given
 LONG_FINDING = 10  # steps: a first finding longer than this (cut at its divergence) ...
 LOOK_FURTHER = 30  # ... is weighed against this many more cases, the shortest failing one kept
+MORE_CASES = 10  # a search with a floor of requests (``min_requests``) runs at most this many times its cases
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,18 @@ class FuzzSettings:
     twice: bool = False  # send every case twice and compare the answers
     jobs: int = 1
     profile: Profile | None = None  # the builder's chosen values: the reference plays the game under them
+    # with ``examples``: more cases while fewer requests than this were sent (a game whose cases are short gets
+    # as many requests as one whose cases are long), at most MORE_CASES times ``examples``
+    min_requests: int | None = None
+
+    def searching(self, cases: int, requests: int) -> bool:
+        """Whether a search that has judged ``cases`` cases with ``requests`` requests goes on (a time budget,
+        checked elsewhere, may end it sooner)."""
+        if self.examples is None:
+            return True
+        if cases < self.examples:
+            return True
+        return self.min_requests is not None and requests < self.min_requests and cases < self.examples * MORE_CASES
 
     @property
     def budget(self) -> float | None:
@@ -322,7 +335,7 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
     try:
         cases = random.Random(seed)  # each case's own seed, in turn
         upcoming = ahead(cases)
-        while not found and not result.timed_out and (s.examples is None or result.cases < s.examples):
+        while not found and not result.timed_out and s.searching(result.cases, result.requests):
             this, upcoming = upcoming, ahead(cases)
             current[0] = this.ruleset
             if attempt(this.d, this, upcoming):
