@@ -3,7 +3,8 @@
 Random games stay near the opening; a set-up starts a case deep in a game at once. Each drawer builds a
 ``setup`` in the game's own form (its spec's section "Start and set-up") around one spot where the rules
 are busy: Ludo pieces crowded around one square (captures, the CPU levels' risks), games a few throws
-short of the cap; Conquest King formations around one target (rear, flank and support, terrain, ambushes
+short of the cap, a seat down to its last piece (the win in the same throw as the cap, now and then);
+Conquest King formations around one target (rear, flank and support, terrain, ambushes
 next to where units will stop); Black Fog animals, feed and fog around the keepers, late rounds. A drawn
 set-up the game refuses is still used: as a start the build must refuse the same way.
 """
@@ -45,6 +46,9 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             if square is not None:
                 for k in range(1 + d.below(2)):
                     steps[(steps.index(square) + 1 + k) % b.pieces] = square
+        if d.one_in(5):  # the last piece: the others home, it a throw or two from the goal (the win, LD-END-1)
+            steps = [b.goal] * b.pieces
+            steps[d.below(b.pieces)] = b.goal - 1 - d.below(min(12, b.goal - b.last_track_step + 5))
         if all(s == b.goal for s in steps):
             steps[0] = b.goal - 1
         if d.one_in(16):  # a seat home already: a set-up the game refuses (ruling LD-R11)
@@ -349,7 +353,36 @@ def _ck_spend(d: Draw, engine: Any, state: Any) -> JSON | None:
     return {"type": "deploy", "side": side, "kind": dearest, "at": list(d.pick(squares))} if squares else None
 
 
-STEP_FOCUS: dict[str, Callable[[Draw, Any, Any, list[JSON]], JSON | None]] = {"conquest-king": conquest_king_step}
+def lantern_quay_step(d: Draw, engine: Any, state: Any, legal: list[JSON]) -> JSON | None:
+    """An action aimed at Lantern Quay's late game, half the time (None: a step drawn as usual). Played at
+    random a game restores the lighthouse about once in 90 (under v0 once in 1,500), so the last lens (LQ-INST-2,
+    LQ-END-1), a Forge paid to its last brass (LQ-FORGE-3) and the third round's ends stay unseen: a roll of
+    mostly high faces, now and then one face twice (ruling LQ-R2), and a placement that leads to the most
+    lenses, then modules, then brass by the round's end, over every way of placing the other dice (in v0 the
+    order of placement is part of it)."""
+    if state.phase == "over" or d.one_in(2):
+        return None
+    if state.phase == "roll":
+        faces = [5 + d.below(2) if not d.one_in(4) else 1 + d.below(6) for _ in range(3)]
+        if d.one_in(4):
+            faces[1 + d.below(2)] = faces[0]
+        return {"type": "roll", "dice": faces}
+    scored = [(_lq_best(engine, engine.apply(state, engine.parse_action(a)), state.round), a) for a in legal]
+    if not scored:
+        return None
+    top = max(score for score, _ in scored)
+    return d.pick([a for score, a in scored if score == top])
+
+
+def _lq_best(engine: Any, state: Any, round_: int) -> tuple[int, int, int]:
+    """(lenses, modules, brass) at the end of round ``round_`` for the best way of placing the dice left."""
+    if state.round != round_ or state.phase != "place":
+        return state.lenses, state.modules, state.brass
+    return max(_lq_best(engine, engine.apply(state, a), round_) for a in engine.legal_actions(state))
+
+
+STEP_FOCUS: dict[str, Callable[[Draw, Any, Any, list[JSON]], JSON | None]] = {
+    "conquest-king": conquest_king_step, "lantern-quay": lantern_quay_step}
 
 
 def conquest_king_merge(first: JSON, second: JSON) -> JSON | None:
