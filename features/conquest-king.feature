@@ -372,7 +372,7 @@ Feature: Conquest King (征服王)
     Then the game is over: reset
 
   @CK-LOBBY-3
-  Scenario: A real-time field is reset 24 hours after the first registration, whatever its state
+  Scenario: A real-time field is reset 24 hours after the first registration, whether in deployment or in play
     Given a new Conquest King game on a real-time field with nobody registered
     When sparkia registers
     And 30 minutes pass

@@ -1,5 +1,6 @@
-"""Play (seed §7): moving and facing, the hidden ambush, combined attacks and their dice, ending a phase, and
-the victory check (rulings CK-R5, CK-R6, CK-R10)."""
+"""Play (seed §7): moving and facing (a move may keep its square, to turn or to turn and attack: ruling CK-R12),
+the hidden ambush, combined attacks and their dice, ending a phase, and the victory check (rulings CK-R5, CK-R6,
+CK-R10)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ class Battle(Board):
         """Squares the unit may end its move on, with their cost (Dijkstra over entering costs).
 
         Only visible units count (ruling CK-R5): it may pass its own, never a visible enemy, a mountain or a
-        castle (its own castle only for its own King), and may stop only where no visible unit stands. A
-        hidden ambush's square looks empty, so a unit may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
+        castle (its own castle only for its own King), and may stop only where no visible unit stands; its own
+        square is always there, to turn or to turn and attack. A hidden ambush's square looks empty, so a unit
+        may pass it or stop on it (CK-AMB-3, CK-AMB-5)."""
         budget = self.p.units[unit.kind]["move"]
         closed = self._closed(state, unit)
         friends = {u.at for u in state.units if not u.hidden and u.side == unit.side and u.id != unit.id}
@@ -104,7 +106,8 @@ class Battle(Board):
         units = [u for u in state.units if u.id != unit.id]
         fights: list[Fight] = []
         if enemy_ambush is not None and enemy_ambush.at == to:
-            # Stopping on the ambush: the mover is destroyed unconditionally and the ambush appears.
+            # Stopping on the ambush: the mover, a King too, is destroyed unconditionally (no dice) and the
+            # ambush appears; a King lost so loses the game, as _after finds.
             units = [evolve(u, hidden=False) if u.id == enemy_ambush.id else u for u in units]
             state = evolve(state, units=tuple(sorted(units, key=order)),
                             last_combat=(("kind", "ambush-square"), ("destroyed", [unit.id])))
@@ -208,7 +211,9 @@ class Battle(Board):
 
     def _after(self, state: State) -> State:
         """Check both victory conditions after a move or a combat has been resolved (ruling CK-R10): the enemy
-        King destroyed (CK-WIN-1) before both squares beside the enemy castle held (CK-WIN-2)."""
+        King destroyed (CK-WIN-1) before both squares beside the enemy castle held (CK-WIN-2). The King is one of
+        its side's units for both (ruling CK-R10): it is lost however it was destroyed, in a fight or by
+        stopping on the enemy ambush's square, and it holds a gate square as any other unit does."""
         p = self.p
         for s, side in enumerate(p.sides):
             enemy = p.sides[1 - s]

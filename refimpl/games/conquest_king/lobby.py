@@ -1,5 +1,7 @@
 """The lobby clock (seed §3): registration, deletion, resets, the real-time phase limit and the archive, as
-time passes by ``wait`` actions (ruling CK-R11)."""
+time passes by ``wait`` actions (ruling CK-R11). Each side's deletion counts from its own registration; once the
+game is over only the archive of a game won is still to come (no deletion, reset or phase limit fires, the
+24-hour reset included), and a game deleted or reset is never archived (ruling CK-R11)."""
 
 from __future__ import annotations
 
@@ -23,12 +25,14 @@ class Lobby(Battle):
 
     def deadlines(self, state: State) -> list[tuple[int, str]]:
         """The lobby events still to come, as (minute, event), earliest first (seed §3): deletion of a game not
-        deployed in time (CK-LOBBY-1), the archive of a finished game (CK-LOBBY-2; sooner on a real-time field,
-        CK-LOBBY-5), and on a real-time field the resets (CK-LOBBY-3, CK-LOBBY-6) and the phase limit
-        (CK-LOBBY-4)."""
+        deployed in time, each side's 24 hours from its own registration (CK-LOBBY-1), the archive of a game
+        finished with a winner (CK-LOBBY-2; sooner on a real-time field, CK-LOBBY-5), and on a real-time field
+        the resets (CK-LOBBY-3, CK-LOBBY-6) and the phase limit (CK-LOBBY-4). Once the game is over the archive
+        of a game won is all that is left: a game deleted or reset is not archived, and a finished game is
+        neither deleted nor reset, not even 24 hours after the first registration."""
         lobby, events = self.p.lobby, []
         regs = [r for r in state.registered if r is not None]
-        if state.phase == "over":
+        if state.phase == "over":  # only a won game's archive is still to come
             if state.finished_at is not None and not state.archived and state.result and state.result[0]:
                 wait = lobby["realtime"]["finished_reset"] if state.field == "realtime" else lobby["finished_reset"]
                 events.append((state.finished_at + wait, "archived"))
