@@ -77,6 +77,22 @@ Feature: Black Fog and the Apple Trees (黒い霧とリンゴの木)
     And a3 is at 3,0
     And a4 is at 0,0
 
+  @BF-R18
+  Scenario: A whistle that moves no animal still uses one of the keeper's three main actions
+    # The deer's one step toward k1 is the water on 0,-1, so it stays; the squirrel is out of reach.
+    Given a Black Fog game with:
+      | thing    | where |
+      | water    | 0,-1  |
+      | deer     | 0,-2  |
+      | squirrel | 0,-4  |
+    When k1 whistles
+    And k1 whistles
+    And k1 whistles
+    Then a1 is at 0,-2
+    And a2 is at 0,-4
+    When k1 whistles
+    Then the action is rejected with "no-actions-left"
+
   @BF-WHISTLE-2
   Scenario: Water between stops an animal; nothing moves onto a keeper standing on water, others still come
     Given a Black Fog game with:
@@ -302,3 +318,22 @@ Feature: Black Fog and the Apple Trees (黒い霧とリンゴの木)
     And fog appears on 4,-4; 4,-3; 4,-2
     And the actions end
     Then 0,-4 is fog
+
+  @BF-R19
+  Scenario: The fog spreads onto every tile around it, along its ring and outward, not only toward the house
+    # From 0,-5 in the outer ring: along the ring to 1,-5 and -1,-4, inward to 0,-4. From 2,-1 in ring 3:
+    # outward to 3,-2 and 3,-1, along the ring to 2,-2 and 2,0, inward to 1,-1 and 1,0.
+    Given a Black Fog game with:
+      | thing | where      |
+      | round | 2          |
+      | fog   | 0,-5; 2,-1 |
+    When the actions end
+    Then 1,-5 is fog
+    And -1,-4 is fog
+    And 0,-4 is fog
+    And 3,-2 is fog
+    And 3,-1 is fog
+    And 2,-2 is fog
+    And 2,0 is fog
+    And 1,-1 is fog
+    And 1,0 is fog

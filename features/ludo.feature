@@ -284,6 +284,20 @@ Feature: Ludo (variant)
     Given a new Ludo game with seed 3
     Then the build's Ludo record has grown by 4 played, 1 won, 1 lost
 
+  @LD-R16
+  Scenario: Play time is no count of the build's record, which counts games played, won and lost only
+    # The seed records play time for statistics only; the protocol's record (stats) holds the three counts, so
+    # the record after a game the human seat wins has grown by one game played and one won, and by nothing else.
+    # The record is read once the scenario's first game has started.
+    Given a Ludo game with seed 1 where it is human's turn:
+      | seat  | pieces          |
+      | human | 57, 57, 57, 56  |
+    And the build's Ludo record so far
+    When human throws a 1
+    And human moves piece 3
+    Then the game is over and human has won
+    And the build's Ludo record has grown by 1 played, 1 won, 0 lost
+
   @LD-STAT-1
   Scenario: A restart abandons the game it leaves; a capped game is played, neither won nor lost
     # The first game is left twice: by the restart, then by the start of the next game. The capped game ends
@@ -640,6 +654,24 @@ Feature: Ludo (variant)
     When human sends the action {"type": "abandon"}
     Then the action is rejected with "unknown-action"
     And the state is unchanged
+
+  @LD-HELP-1
+  Scenario: There is no undo and no hint: neither is an action of the rules
+    # After a 6 the position and the dice stream have moved on; an undo would take them back (and show the
+    # next face ahead of its throw). Both are unknown types, in phase move as in phase roll.
+    Given a new Ludo game with seed 1
+    When human throws a 6
+    And human sends the action {"type": "undo"}
+    Then the action is rejected with "unknown-action"
+    And the state is unchanged
+    When human sends the action {"type": "hint"}
+    Then the action is rejected with "unknown-action"
+    And the state is unchanged
+    When human moves piece 0
+    And human sends the action {"type": "undo"}
+    Then the action is rejected with "unknown-action"
+    And the state is unchanged
+    And human's pieces are at 0, -1, -1, -1
 
   @LD-R13
   Scenario Outline: Each cpu action plays the level it names, whatever level another seat played

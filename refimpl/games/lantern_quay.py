@@ -180,6 +180,7 @@ class LanternQuay(Game[State, Action]):
         (LQ-TIME-1, LQ-TIME-2). Raises IllegalAction."""
         t = self.tables
         if state.phase == "over":
+            # three rounds and no bonus turn: nothing is left to play (ruling LQ-R1)
             raise IllegalAction("game-over", f"the game ended after round {state.round}")
         if isinstance(action, Roll):
             if state.phase != "roll":

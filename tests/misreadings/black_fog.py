@@ -386,7 +386,7 @@ class FeedHoldsAgainstTheWhistle(_Base):
 
 
 class SilentWhistleIsFree(_Base):
-    """BF-WHISTLE-1: a whistle that moves no animal did nothing, so it costs the keeper no action."""
+    """BF-R18 the other way: a whistle that moves no animal did nothing, so it costs the keeper no action."""
 
     def apply(self, state: State, action: dict) -> State:
         after = super().apply(state, action)
@@ -655,6 +655,20 @@ class SpreadsOneTileEachTowardTheHouse(_Base):
         return self._engulf(state, frozenset((reach - withering) | taken))
 
 
+class SpreadsOnlyInward(_Base):
+    """BF-R19 the other way: with the draft's figure of rounds 1-2 lost, the fog is read as eating into the
+    forest a ring at a time: each fog tile spreads onto its neighbours nearer the house, never along its ring or
+    outward."""
+
+    def _spread(self, state: State) -> State:
+        reach = {n for f in state.fog for n in hexes.neighbours(f) if n in self.tiles
+                 and hexes.distance(n, (0, 0)) < hexes.distance(f, (0, 0))} - state.fog
+        withering = {t for t in reach if t in state.apple}
+        taken = state.withered
+        state = replace(state, apple=state.apple - withering, withered=(state.withered | withering) - taken)
+        return self._engulf(state, frozenset((reach - withering) | taken))
+
+
 class WitheredTakenAtTheNextFog(_Base):
     """BF-FOG-3: a withered tree is taken by the next fog, whether it appears or spreads ("次の黒い霧" without
     "の拡大時")."""
@@ -812,6 +826,8 @@ MISREADINGS: dict[str, Any] = {
     "BF-R15": LastAnimalFirst,
     "BF-R16": FeedPullsOneTile,
     "BF-R17": FogClearsAtTheNextAppearance,
+    "BF-R18": SilentWhistleIsFree,
+    "BF-R19": SpreadsOnlyInward,
     "BF-R3#q-first": TiesAlongQFirst,
     "BF-R4#around": WalksAroundWater,
     "BF-MAP-1": SixTilesOutFromTheHouse,
@@ -825,7 +841,6 @@ MISREADINGS: dict[str, Any] = {
     "BF-ACT-1#no-repeats": NoActionTwice,
     "BF-ACT-2": FreeActionsCount,
     "BF-WHISTLE-1": FeedHoldsAgainstTheWhistle,
-    "BF-WHISTLE-1#silent-free": SilentWhistleIsFree,
     "BF-WHISTLE-2": AnimalsJoinAKeeperOnWater,
     "BF-WHISTLE-2#silent-on-water": NoWhistleFromWater,
     "BF-WHISTLE-3": FogStopsTheWhistle,

@@ -4,6 +4,7 @@ plausibly might from the seed or the spec (specs/ludo.md, Rules)."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -663,6 +664,23 @@ class AbandonedIsALoss(_Records):
         return result is None
 
 
+class PlayTimeCounted(_Base):
+    """LD-R16 the other way: play time is one of the statistics the build answers: the record counts the
+    whole minutes played, from each game's start to its end or its leaving, beside played, won and lost."""
+
+    started = 0.0
+
+    def new_state(self, ruleset: str | None = None, seed: int | None = None,
+                  setup: Mapping[str, JSON] | None = None) -> State:
+        state = super().new_state(ruleset, seed, setup)
+        self.started = time.monotonic()
+        return state
+
+    def record(self, record: Mapping[str, int], result: str | None) -> dict[str, int]:
+        minutes = int(record.get("minutes", 0)) + int((time.monotonic() - self.started) // 60)
+        return {**super().record(record, result), "minutes": minutes}
+
+
 class AbandonedIsNotPlayed(_Base):
     """LD-STAT-1 misread: only games played to their end count: a game left by a start or a restart is not
     counted at all."""
@@ -999,6 +1017,40 @@ class BooleansAreNumbers(_Base):
         return super().parse_action(data)
 
 
+class UndoDoesNothing(_Base):
+    """LD-HELP-1 misread: the app's undo and hint buttons are there but do nothing in this game: an action of
+    type `undo` or `hint` is taken, and the state stays as it was."""
+
+    def parse_action(self, data: JSON) -> Any:
+        if isinstance(data, dict) and data.get("type") in ("undo", "hint") and set(data) == {"type"}:
+            return data["type"]
+        return super().parse_action(data)
+
+    def apply(self, state: State, action: Any) -> State:
+        if action in ("undo", "hint"):
+            return state
+        return super().apply(state, action)
+
+
+class UndoTakesBackTheLastAction(_Remembers):
+    """LD-HELP-1 misread: as in many apps, undo takes back the last action: the position before it, the dice
+    stream where it stood then (so the face just seen comes again); one step back, nothing before the first."""
+
+    def noted(self, before: State, action: Any, after: State) -> Any:
+        return State(**{k: v for k, v in before.__dict__.items() if k != "note"})
+
+    def parse_action(self, data: JSON) -> Any:
+        if isinstance(data, dict) and data.get("type") == "undo" and set(data) == {"type"}:
+            return "undo"
+        return super().parse_action(data)
+
+    def apply(self, state: State, action: Any) -> State:
+        if action == "undo":
+            before = getattr(state, "note", None)
+            return state if before is None else before
+        return super().apply(state, action)
+
+
 class ActionCodesFirst(_Base):
     """LD-FORM-2 misread: an action is checked on its own first (the face, the piece number, the level), then
     against the game: bad-face, no-such-piece and unknown-level come before game-over and wrong-phase."""
@@ -1047,6 +1099,7 @@ MISREADINGS: dict[str, Any] = {
     "LD-R13": OneLevelForAllSeats,
     "LD-R14": PickIgnored,
     "LD-R15": EnteringIsOneOption,
+    "LD-R16": PlayTimeCounted,
     "LD-SEAT-1": SeatsLeftOutDoNotPlay,
     "LD-SEAT-2": FirstSeatFromTheSeed,
     "LD-BOARD-1": StartsTheOtherWayRound,
@@ -1098,4 +1151,6 @@ MISREADINGS: dict[str, Any] = {
     "LD-FORM-1": ExtraKeysIgnored,
     "LD-FORM-1#booleans-are-numbers": BooleansAreNumbers,
     "LD-FORM-2": ActionCodesFirst,
+    "LD-HELP-1": UndoDoesNothing,
+    "LD-HELP-1#takes-back": UndoTakesBackTheLastAction,
 }

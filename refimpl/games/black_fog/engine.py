@@ -193,6 +193,7 @@ class BlackFog(Game[State, dict]):
                     raise IllegalAction("no-actions-left", f"{keeper.id} has taken its "
                                         f"{self.data['actions_per_keeper']} actions this round")
                 state = getattr(self, f"_{kind}")(state, keeper, action)
+                # one of the three, whatever the action did (ruling BF-R18: a whistle that moved nothing too)
                 return self._set_keeper(state, evolve(self._keeper(state, keeper.id), actions=keeper.actions + 1))
             return getattr(self, f"_{kind}")(state, keeper, action)  # BF-ACT-2: release and collect are free
         need = self.pending(state)

@@ -61,7 +61,9 @@ def fog_want(game: BlackFog, eligible: list[Hex]) -> int:
 
 def spread(game: BlackFog, state: State) -> State:
     """Fog spreads one tile from every fog tile (BF-FOG-2; ruling BF-R17: every fog tile, however old; over
-    water too, ruling BF-R5): a healthy tree withers instead, a withered tree is taken (BF-FOG-3)."""
+    water too, ruling BF-R5), onto every neighbour on the map, outward and along its ring as well as inward
+    (ruling BF-R19: the draft's "周囲", its figure being lost): a healthy tree withers instead, a withered tree is
+    taken (BF-FOG-3)."""
     reach = {n for f in state.fog for n in hexes.neighbours(f) if n in game.tiles} - state.fog
     withering = {t for t in reach if t in state.apple}
     taken = state.withered

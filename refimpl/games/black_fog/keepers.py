@@ -61,7 +61,8 @@ def whistle(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State
     """Every wild animal within 2 tiles takes one step toward the keeper (ruling BF-R3), one on feed too; one
     on the keeper's tile stays. Implements BF-WHISTLE-1, BF-WHISTLE-2 (ruling BF-R4: water on the step stops
     it; never onto a keeper on water) and BF-WHISTLE-3 (into fog it steps and is lost, ruling BF-R5: not
-    onto fogged water)."""
+    onto fogged water). It moves nothing when no animal is in reach, and is never refused for that: the caller
+    counts it as a main action all the same (ruling BF-R18)."""
     changed = {}
     for a in state.animals:
         # ignores: a wild animal stands on a tile (at is None only once carried, saved or lost)

@@ -177,8 +177,9 @@ class Ludo(Game[State, Action]):
 
     # --- actions -----------------------------------------------------------------------------
     def parse_action(self, data: JSON) -> Action:
-        """The throw, move or CPU choice ``data`` writes, checked for form only. Implements LD-FORM-1. Raises
-        MalformedAction."""
+        """The throw, move or CPU choice ``data`` writes, checked for form only. Implements LD-FORM-1, and
+        LD-HELP-1: there is no undo and no hint, so ``undo`` and ``hint`` are unknown types like any other the
+        rules do not have (``unknown-action``, below). Raises MalformedAction."""
         if type(data) is not dict or "type" not in data:
             raise MalformedAction("malformed-action", f"an action must be a mapping with a type, got {data!r}")
         kind, keys = data["type"], set(data) - {"type"}
@@ -365,7 +366,8 @@ class Ludo(Game[State, Action]):
         """The human seat's record with one more game (LD-STAT-1): a finished game is a win or a loss; a capped
         game, and one left before it ended (``None``), count as played only. Leaving is no action of the rules
         (ruling LD-R12): a game is left only when a start or restart replaces it (refimpl/harness/serve.py counts
-        it), and refimpl simulate's games never are."""
+        it), and refimpl simulate's games never are. The record is the three counts only: play time, which the
+        seed records for statistics only, is no count of it (ruling LD-R16)."""
         out = {k: int(record.get(k, 0)) for k in INFO.statistics}
         out["played"] += 1
         if result == self.board.seats[0]:
@@ -376,7 +378,8 @@ class Ludo(Game[State, Action]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, observer: str | None = None) -> dict[str, JSON]:
-        """The state view of the spec's "State view". Implements LD-VIEW-1."""
+        """The state view of the spec's "State view". Implements LD-VIEW-1; it holds no clock, as time decides
+        nothing in the game (ruling LD-R16)."""
         seats = self.board.seats
         return {
             "game": INFO.name,
