@@ -5,11 +5,13 @@ Actions): one per failure, broken check and unexpected pass, shown on the run an
 # type checkers then see the import's feature object where callers use the function.
 from ..status import Status
 from .model import Report
+from .safetext import printable
 
 
 def _escape(text: str, prop: bool = False) -> str:
-    """GitHub's escaping of a workflow command's message (and property values)."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's escaping of a workflow command's message (and property values), after the build's text in it is
+    made printable: no raw control character (ESC, NUL, BEL, C1) reaches the log as itself."""
+    text = printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 

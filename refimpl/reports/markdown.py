@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 from ..rulebook.rules import first_sentence
 from ..status import Status
 from .failures import rule_words
 from .model import STATUSES, VERDICTS, Report
+from .safetext import one_line
 from .text import show_value
 
 SUMMARY_FAILURES = 10  # failures named in a markdown summary
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def code(text: object) -> str:
+    """``text`` as a markdown code span that holds it whatever it is: on one line, fenced by more backticks
+    than any run of them in it (CommonMark), so no build text becomes a link, an image or HTML."""
+    body = one_line(str(text))
+    fence = "`" * (1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
+    pad = " " if body.startswith("`") or body.endswith("`") or not body.strip() else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def plain(text: object) -> str:
+    """``text`` as markdown text that shows as written: one line, HTML's ``<`` ``>`` ``&`` as entities and
+    markdown's special characters escaped."""
+    body = one_line(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SPECIAL.sub(r"\\\1", body)
 
 
 def markdown(report: Report) -> str:
@@ -16,14 +36,14 @@ def markdown(report: Report) -> str:
     kit and build, a table per game, and the first failures with their rules."""
     verdict = VERDICTS[report.exit_code]
     lines = [f"### refimpl verify: {verdict.replace('_', ' ')}", "",
-             f"Build `{report.build or '?'}` judged by {report.kit.get('name')} {report.kit.get('version')} "
+             f"Build {code(report.build or '?')} judged by {report.kit.get('name')} {report.kit.get('version')} "
              f"(suite {report.kit.get('suite')})", ""]
     for p in report.profiles:
-        lines.append(f"Profile **{p['name']}** for {p['game']}: "
-                     + (", ".join(f"`{c['field']}` {c['default']} → {c['value']}" for c in p["changed"])
-                        or "the defaults"))
+        lines.append(f"Profile **{plain(p['name'])}** for {p['game']}: "
+                     + (", ".join(f"{code(c['field'])} {code(c['default'])} → {code(c['value'])}"
+                                  for c in p["changed"]) or "the defaults"))
     if report.broke_at_start is not None:
-        lines += [f"**The build did not start:** {report.broke_at_start}", ""]
+        lines += [f"**The build did not start:** {plain(report.broke_at_start)}", ""]
     games = sorted({c.game for c in report.checks})
     if games:
         lines += ["| game | " + " | ".join(STATUSES) + " |", "|---|" + "---|" * len(STATUSES)]
@@ -34,19 +54,20 @@ def markdown(report: Report) -> str:
     bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
     for c in bad[:SUMMARY_FAILURES]:
         rules = ", ".join(c.credited) or "-"
-        lines.append(f"- **{c.status}** {c.kind} `{c.name}` [{rules}]")
+        lines.append(f"- **{c.status}** {c.kind} {code(c.name)} [{rules}]")
         f = c.failure
         if f is not None:
-            lines.append(f"  - at `{f.where}`" + (f" step {f.step}" if f.step is not None else "") + f": {f.action}")
+            lines.append(f"  - at {code(f.where)}" + (f" step {f.step}" if f.step is not None else "")
+                         + f": {plain(f.action)}")
             for field_ in f.fields[:3]:
-                lines.append(f"  - `{field_.path}`: expected `{show_value(field_.expected)}`, got "
-                             f"`{show_value(field_.actual)}` ({field_.rule or '-'})")
+                lines.append(f"  - {code(field_.path)}: expected {code(show_value(field_.expected))}, got "
+                             f"{code(show_value(field_.actual))} ({field_.rule or '-'})")
             for rule in dict.fromkeys(x.rule for x in f.fields[:3] if x.rule):
                 found = rule_words(rule)
                 if found:
                     lines.append(f"  - {rule}: {first_sentence(found[0])}")
         elif c.detail:
-            lines.append(f"  - {c.detail.splitlines()[0][:300]}")
+            lines.append(f"  - {plain(c.detail.splitlines()[0][:300])}")
     if len(bad) > SUMMARY_FAILURES:
         lines.append(f"- ... and {len(bad) - SUMMARY_FAILURES} more (the reports list all)")
     return "\n".join(lines) + "\n"

@@ -24,10 +24,23 @@ def xml_safe(text: str) -> str:
     return _XML_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text))
 
 
+# A line a CI runner reads as a command: GitHub Actions' workflow commands (``::error::``, ``::add-mask::``,
+# ``::stop-commands::``...) and its log directives (``##[error]``), after any leading blanks; Azure's ``##vso[``.
+_RUNNER_COMMAND = re.compile(r"^([ \t]*)(::|##\[|##vso\[)", re.M)
+
+
 def printable(text: str) -> str:
-    """``text`` fit for a UTF-8 terminal: no lone surrogate (U+FFFD instead), no control character but
-    tab and newline (a visible escape instead; CR LF becomes LF)."""
-    return _TERMINAL_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text.replace("\r\n", "\n")))
+    """``text`` fit for a UTF-8 terminal and a CI log: no lone surrogate (U+FFFD instead), no control character
+    but tab and newline (a visible escape instead; CR LF becomes LF), and no line a CI runner would take for a
+    command (``::add-mask::``, ``##[error]``): such a line gets a backslash before it, so build text printed in a
+    report stays text. The kit's own annotations (reports/github.py) are not passed through here."""
+    text = _TERMINAL_CONTROLS.sub(_escape, _UNHOLDABLE.sub("\ufffd", text.replace("\r\n", "\n")))
+    return _RUNNER_COMMAND.sub(r"\1\\\2", text)
+
+
+def one_line(text: str) -> str:
+    """``text`` printable (see ``printable``) and on one line: each line break a visible ``\\n``."""
+    return printable(text).replace("\n", "\\n").replace("\t", " ")
 
 
 def json_safe(value: Any) -> Any:
