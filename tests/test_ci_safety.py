@@ -6,6 +6,8 @@ text, never as HTML, an image or a link."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 from refimpl.reports.failures import FieldDiff
 from refimpl.reports.github import annotations
@@ -63,3 +65,22 @@ def test_the_step_summary_shows_build_text_as_text() -> None:
     # every piece of build text sits in a code span or is escaped: no raw HTML and no link or image syntax
     assert code("a`b") == "``a`b``" and code("<b>") == "`<b>`" and code("x\ny") == "`x\\ny`"
     assert plain("<b>![i](u)") == "&lt;b&gt;\\!\\[i\\]\\(u\\)"
+
+
+def test_at_most_ten_errors_then_one_notice_and_files_only_from_the_working_folder(tmp_path: Path,
+                                                                                    monkeypatch: Any) -> None:
+    """GitHub shows ten error annotations a step: the kit sends ten, the likeliest first, and a notice counting
+    the rest; an annotation names a file only where it exists under the working folder (GitHub drops one that
+    names a file outside the repository)."""
+    (tmp_path / "mine.yaml").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    report = Report(command="./build")
+    for i in range(12):
+        where = "mine.yaml" if i == 0 else "traces/ludo/capture.yaml"  # the kit's bundled trace: not here
+        report.checks.append(Check("trace", "ludo", f"ludo/t{i}", ("LD-CAP-1",), Status.FAILED, detail="d",
+                                   failure=Failure(where, 3, 1, "roll", message=f"{where}:3 differs")))
+    lines = annotations(report).splitlines()
+    assert len(lines) == 11 and all(line.startswith("::error ") for line in lines[:10])
+    assert lines[10].startswith("::notice ") and "2 more failures" in lines[10]
+    assert sum("file=mine.yaml,line=3" in line for line in lines) == 1
+    assert not any("file=traces" in line for line in lines)

@@ -3,6 +3,8 @@ Actions): one per failure, broken check and unexpected pass, shown on the run an
 
 # No ``from __future__ import annotations`` here: it binds the name ``annotations``, this module's function, and
 # type checkers then see the import's feature object where callers use the function.
+import os
+
 from ..status import Status
 from .model import Report
 from .safetext import printable
@@ -15,18 +17,36 @@ def _escape(text: str, prop: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
+MAX_ERRORS = 10  # error annotations GitHub shows for one step; the rest are counted in one notice
+
+
 def annotations(report: Report) -> str:
     """One GitHub workflow annotation (``::error file=F,line=L,title=T::message``) per failure, broken check and
-    xpass: GitHub shows them on the run and on the file."""
+    xpass, the likeliest first cause first (reports.text.likeliest_first): GitHub shows MAX_ERRORS of a step, so
+    past them one notice says how many more there are and where they are listed. ``file=`` names a file only
+    where it exists under the working folder (a user's own trace): a bundled trace of the kit is not in the
+    user's repository, where GitHub would drop the annotation, so its place stays in the message."""
+    from .text import likeliest_first
+
+    bad = likeliest_first([c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
     out = []
-    for c in report.checks:
-        if c.status not in (Status.FAILED, Status.BROKE, Status.XPASS):
-            continue
+    for c in bad[:MAX_ERRORS]:
         f = c.failure
         where = ""
-        if f is not None and f.file:
+        if f is not None and f.file and _in_working_folder(f.file):
             where = f"file={_escape(f.file, True)}" + (f",line={f.line}" if f.line else "")
         title = _escape(f"{c.status} {c.kind} {c.name} [{', '.join(c.credited)}]", True)
         message = f.message if f is not None and f.message else c.detail
         out.append(f"::error {where + ',' if where else ''}title={title}::{_escape(message or c.status)}")
+    if len(bad) > MAX_ERRORS:
+        out.append(f"::notice title={_escape('refimpl verify', True)}::{len(bad) - MAX_ERRORS} more failures than "
+                   f"the {MAX_ERRORS} annotated: the text report above and the JSON and JUnit reports list them all")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _in_working_folder(path: str) -> bool:
+    """Whether ``path`` is a file inside the working folder (where GitHub resolves an annotation's file)."""
+    try:
+        return os.path.isfile(path) and not os.path.relpath(path).startswith("..")
+    except ValueError:  # another drive (Windows)
+        return False
