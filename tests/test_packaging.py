@@ -175,7 +175,7 @@ def test_a_build_with_one_rule_broken_fails_naming_the_rule(installed: Installed
 @needs_node
 def test_an_unrelated_pytest_suite_passes_and_pytest_impl_runs_the_kit(installed: Installed) -> None:
     """pytest alone (none of the kit's test extras) in the venv: the user's own tests are untouched by the
-    plugin; ``pytest --impl CMD`` from the user's folder runs the kit's checks."""
+    plugin; ``pytest --impl CMD`` from the user's folder runs the kit's checks; a project's own ``--impl`` wins."""
     pip = _run([installed.bin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                 "pytest"], cwd=installed.repo)
     assert pip.returncode == 0, pip.stderr[-2000:]
@@ -191,6 +191,12 @@ def test_an_unrelated_pytest_suite_passes_and_pytest_impl_runs_the_kit(installed
                    cwd=installed.repo)
         assert kit.returncode == 0, kit.stdout[-3000:] + kit.stderr[-2000:]
         assert "1 passed" not in kit.stdout and " passed" in kit.stdout
+        # a project whose own conftest has an --impl keeps it: the kit stays out of that run (issue 43)
+        (tests / "conftest.py").write_text("def pytest_addoption(parser):\n    parser.addoption('--impl')\n")
+        (tests / "test_mine.py").write_text("def test_mine(request):\n"
+                                            "    assert request.config.getoption('impl') == 'mine'\n")
+        theirs = _run([installed.bin("pytest"), "-q", "--impl", "mine", "tests"], cwd=installed.repo)
+        assert theirs.returncode == 0 and "1 passed" in theirs.stdout, theirs.stdout[-2000:] + theirs.stderr[-2000:]
     finally:
         shutil.rmtree(tests)
 
