@@ -5,9 +5,14 @@ text, never as HTML, an image or a link."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from refimpl.reports.failures import FieldDiff
 from refimpl.reports.github import annotations
@@ -84,3 +89,17 @@ def test_at_most_ten_errors_then_one_notice_and_files_only_from_the_working_fold
     assert lines[10].startswith("::notice ") and "2 more failures" in lines[10]
     assert sum("file=mine.yaml,line=3" in line for line in lines) == 1
     assert not any("file=traces" in line for line in lines)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_step_summary_no_one_reads_does_not_hold_the_run(tmp_path: Path) -> None:
+    """A GITHUB_STEP_SUMMARY that is a FIFO with no reader: the verdict stands and the run ends, saying it could
+    not append the summary (it waited for a reader forever before)."""
+    fifo = tmp_path / "summary"
+    os.mkfifo(fifo)
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(fifo), "REFIMPL_EXPLORE": "0"}
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--game", "beacon-lines", "-k", "round-1",
+                           "--no-scenarios", "--quiet"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "cannot append the step summary" in proc.stderr

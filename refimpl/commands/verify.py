@@ -84,7 +84,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
-    2 bad usage or input, 3 the build crashed, hung or broke the protocol.
+    2 bad usage or input, 3 the build crashed, hung or broke the protocol, 4 a bug in the kit (nothing
+    said of the build), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
     """
     from ..harness.preflight import BadChecks
     from ..harness.processes import scope
@@ -131,8 +132,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
-            with open(summary, "a", encoding="utf-8") as out:  # GitHub's file, appended to as it asks
-                out.write(markdown.markdown(result))
+            append_nonblocking(summary, markdown.markdown(result))  # GitHub's file, appended to as it asks
         except OSError as exc:
             click.echo(f"refimpl: cannot append the step summary to {summary}: {yamlsafe.os_reason(exc)}", err=True)
     if record_path:
@@ -209,3 +209,11 @@ def write_reports(result: Report, junit_xml: str | None, json_path: str | None, 
                                                           if c.reproducer)
     except OSError as exc:
         fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+
+
+def append_nonblocking(path: str, text: str) -> None:
+    """Append ``text`` to the file at ``path`` (made if missing), never waiting: a FIFO no one reads fails at once
+    (ENXIO) instead of holding the run after its verdict. Raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    with os.fdopen(fd, "a", encoding="utf-8") as out:
+        out.write(text)
