@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -223,3 +224,12 @@ def test_mutants_json(tmp_path: Path) -> None:
     assert game["score"]["denominator"] == judged and game["raw"] == {"numerator": 2, "denominator": 3,
                                                                      "probability": 2 / 3}
     assert [r["id"] for r in doc["mutants"]] == [s.id for s in sites]
+
+
+def test_a_report_written_to_stdout_is_stdouts_only_document(tmp_path: Path) -> None:
+    """``--json -`` puts the JSON report on stdout, and nothing else: no text report before it (issue 43)."""
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--game", "beacon-lines", "-k", "round-1",
+                           "--no-scenarios", "--no-explore", "--quiet", "--json", "-"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["verdict"] == "conforms"

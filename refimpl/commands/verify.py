@@ -120,7 +120,9 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         sys.exit(Exit.INTERRUPTED)
     from ..reports import github, markdown
 
-    if fmt == "json":
+    if "-" in (junit_xml, json_path, html_path):
+        pass  # a report written to stdout (``--json -``) is stdout's one document: no text report beside it
+    elif fmt == "json":
         click.echo(jsondoc.verify_json(result), nl=False)
     elif fmt == "github":
         click.echo(github.annotations(result), nl=False)
