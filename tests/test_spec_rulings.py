@@ -11,7 +11,7 @@ import pytest
 
 from refimpl import suite
 from refimpl.games import GAMES
-from refimpl.rulebook.rules import spec_rules
+from refimpl.rulebook.rules import first_sentence, spec_rules
 
 CITATION = re.compile(r"\*\((?P<where>.+)\)\*\s*$", re.S)
 # A seed place: a section (§3, §3-4-3), a lettered part of a seed (A-1, B-2), a quotation of the seed's words
@@ -59,3 +59,13 @@ def test_the_points_stated_two_ways_are_stated_one_way() -> None:
     assert "ambush" in ck["CK-WIN-1"] and "the King included" in ck["CK-AMB-3"]
     ludo = {r: " ".join(t.split()) for r, t in _rules("ludo").items()}
     assert "`undo`" in ludo["LD-HELP-1"] and "unknown-action" in ludo["LD-HELP-1"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_rules_first_sentence_is_never_cut_inside_brackets(game: str) -> None:
+    """Reports show a rule by its first sentence: never cut mid-parenthesis or mid-code ("(1–2." was, issue 43)."""
+    for rule, text in _rules(game).items():
+        shown = first_sentence(text)
+        assert shown.count("(") == shown.count(")") and shown.count("[") == shown.count("]"), (rule, shown)
+        assert shown.count("`") % 2 == 0, (rule, shown)
+    assert first_sentence("Adds brass (1–2: 1, 3–4: 2). It always resolves. *(§3)*") == "Adds brass (1–2: 1, 3–4: 2)."

@@ -53,10 +53,22 @@ def code_rules(text: str) -> dict[str, tuple[str, ...]]:
 
 
 def first_sentence(text: str) -> str:
-    """A rule's first sentence (its citation and anything after the first full stop left out)."""
+    """A rule's first sentence: its citation and anything after the first full stop, colon or semicolon left
+    out, but never one inside brackets or a code span ("Salvage adds ⌈face ÷ 2⌉ brass (1–2: 1, 3–4: 2)." stays
+    whole)."""
     text = re.sub(r"\s*\*\(.*$", "", text).strip()
-    m = re.match(r"(.+?[.:;])(?:\s|$)", text)
-    return (m.group(1) if m else text).rstrip(":;").rstrip() + ("" if (m and m.group(1).endswith(".")) else ".")
+    depth, code = 0, False
+    for i, ch in enumerate(text):
+        if ch == "`":
+            code = not code
+        elif not code and ch in "([":
+            depth += 1
+        elif not code and ch in ")]":
+            depth = max(0, depth - 1)
+        elif not code and depth == 0 and ch in ".:;" and (i + 1 == len(text) or text[i + 1].isspace()):
+            head = text[:i + 1]
+            return head.rstrip(":;").rstrip() + ("" if head.endswith(".") else ".")
+    return text.rstrip(":;").rstrip() + ("" if text.endswith(".") else ".")
 
 
 def rule_lines(text: str) -> dict[str, int]:
