@@ -381,3 +381,16 @@ def test_any_command_interrupted_exits_with_the_signal_code_and_no_traceback(sig
         proc.kill()  # never left running (a depth-6 perft grows to gigabytes)
     assert proc.returncode == code, err
     assert "refimpl: interrupted" in err and "Traceback" not in err and "Aborted" not in err
+
+
+@pytest.mark.parametrize("args", [("fuzz", "--game", "beacon-lines", "--examples", "2", "--out", "taken"),
+                                  ("fuzz", "--game", "beacon-lines", "--examples", "2", "--out", "taken/r.yaml"),
+                                  ("mutants", "--sample", "1", "--out", "taken")], ids=["fuzz", "fuzz-file", "mutants"])
+def test_a_file_where_an_output_folder_is_due_is_bad_input(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """A regular file where fuzz or mutants want their output folder (or its parent): exit 2 naming it, before any
+    work, and the file left as it was (it was exit 4, "a bug in the kit", issue 43)."""
+    (tmp_path / "taken").write_text("mine\n")
+    proc = kit(*args, "--quiet", cwd=tmp_path) if args[0] == "fuzz" else kit(*args, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "--out taken" in proc.stderr and "Traceback" not in proc.stderr
+    assert (tmp_path / "taken").read_text() == "mine\n" and sorted(p.name for p in tmp_path.iterdir()) == ["taken"]

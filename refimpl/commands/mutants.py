@@ -10,7 +10,7 @@ import click
 from ..errors import Exit
 from ..harness.executor import ExecutorError
 from ..reports.campaigns import mutant_list
-from .options import cluster_option, fail
+from .options import check_out_path, cluster_option, fail
 
 
 @click.command("mutants")
@@ -81,6 +81,8 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
     from pathlib import Path
 
     from ..harness.processes import Terminated, acknowledge, scope
+
+    check_out_path(out)
 
     try:
         with scope():

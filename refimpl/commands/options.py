@@ -88,3 +88,18 @@ def write_text(path: str | Path, text: str) -> None:
     from ..util.files import write_file
 
     write_file(path, text.encode("utf-8", "replace"))  # the renderers leave nothing to replace
+
+
+def check_out_path(path: str, option: str = "--out", file_suffixes: tuple[str, ...] = ()) -> None:
+    """Exit 2 (naming ``option`` and ``path``) unless ``path`` can be the output folder, or, when it ends with one
+    of ``file_suffixes`` and is no folder, the output file: an existing file where a folder is due, or a file
+    standing where one of its parent folders would go, is bad input, found before any work is done."""
+    target = Path(path)
+    as_file = bool(file_suffixes) and path.endswith(file_suffixes) and not target.is_dir()
+    if not as_file and target.exists() and not target.is_dir():
+        fail(f"{option} {path}: a file is there, and a folder is due")
+    parent = target.parent if as_file or not target.exists() else target
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        fail(f"{option} {path}: {parent} is a file, where a folder would go")
