@@ -13,7 +13,7 @@ from ..harness.executor import ExecutorError
 from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
 from ..status import Status
-from .options import check_out_path, cluster_option, fail, load_profiles, profile_option, reference_command
+from .options import check_out_folder, cluster_option, fail, load_profiles, profile_option, reference_command
 
 
 @click.command("fuzz")
@@ -60,7 +60,9 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
     command = command or reference_command()
-    check_out_path(out, file_suffixes=(".yaml", ".yml"))
+    from ..campaigns.fuzz.run import reproducer_path
+
+    check_out_folder(reproducer_path(out, game, ruleset or "", seed).parent, "--out", out)  # file or folder, as fuzz
     from ..harness.processes import Terminated, acknowledge, scope
 
     profiles = [p for p in load_profiles(profile_files) if p.game == game]

@@ -10,7 +10,7 @@ import click
 from ..errors import Exit
 from ..harness.executor import ExecutorError
 from ..reports.campaigns import mutant_list
-from .options import check_out_path, cluster_option, fail
+from .options import check_out_folder, cluster_option, fail
 
 
 @click.command("mutants")
@@ -82,7 +82,7 @@ def mutants_cmd(size: int, seed: int, games: tuple[str, ...], jobs: int, out: st
 
     from ..harness.processes import Terminated, acknowledge, scope
 
-    check_out_path(out)
+    check_out_folder(out, "--out", out)
 
     try:
         with scope():

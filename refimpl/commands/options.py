@@ -90,16 +90,11 @@ def write_text(path: str | Path, text: str) -> None:
     write_file(path, text.encode("utf-8", "replace"))  # the renderers leave nothing to replace
 
 
-def check_out_path(path: str, option: str = "--out", file_suffixes: tuple[str, ...] = ()) -> None:
-    """Exit 2 (naming ``option`` and ``path``) unless ``path`` can be the output folder, or, when it ends with one
-    of ``file_suffixes`` and is no folder, the output file: an existing file where a folder is due, or a file
-    standing where one of its parent folders would go, is bad input, found before any work is done."""
-    target = Path(path)
-    as_file = bool(file_suffixes) and path.endswith(file_suffixes) and not target.is_dir()
-    if not as_file and target.exists() and not target.is_dir():
-        fail(f"{option} {path}: a file is there, and a folder is due")
-    parent = target.parent if as_file or not target.exists() else target
+def check_out_folder(folder: str | Path, option: str, given: str) -> None:
+    """Exit 2, naming ``option`` and the ``given`` path, when the output ``folder`` cannot be one: a file stands
+    there, or where one of its parent folders would go. Found before any work is done."""
+    parent = Path(folder)
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if parent.exists() and not parent.is_dir():
-        fail(f"{option} {path}: {parent} is a file, where a folder would go")
+        fail(f"{option} {given}: {parent} is a file, where a folder is due")
