@@ -420,8 +420,8 @@ Feature: Ludo (variant)
       | level  | seed | after          | draws |
       | hard   | 1    | 17, 30, -1, -1 | 0     |
       | hard   | 3    | 17, 30, -1, -1 | 0     |
-      | normal | 1    | 14, 33, -1, -1 | 1     |
-      | normal | 3    | 17, 30, -1, -1 | 1     |
+      | normal | 1    | 14, 33, -1, -1 | 0     |
+      | normal | 3    | 17, 30, -1, -1 | 0     |
 
   @LD-CPU-3
   Scenario Outline: Hard counts the home column as out of reach
@@ -451,7 +451,7 @@ Feature: Ludo (variant)
   Scenario Outline: Hard counts a safe square as zero risk, even with an enemy just behind
     # Piece 0 lands on square 8 (a star) with cpu3 one square behind (square 7); piece 1 on square 13
     # (cpu1's start, six squares ahead of cpu3) or 21 (cpu1's star, out of cpu3's reach). Both are safe
-    # landings with risk 0, so hard sees a tie and draws.
+    # landings with risk 0, so hard sees a tie, which the seed splits without drawing (LD-CPU-4).
     Given a Ludo game with seed <seed> where it is human's turn:
       | seat  | pieces           |
       | human | <before>         |
@@ -459,7 +459,7 @@ Feature: Ludo (variant)
     When human throws a 3
     And the hard CPU moves for human
     Then human's pieces are at <after>
-    And 1 numbers have been drawn from the decision stream
+    And 0 numbers have been drawn from the decision stream
 
     Examples:
       | seed | before        | after          |
@@ -506,7 +506,8 @@ Feature: Ludo (variant)
   Scenario Outline: A tie splits the same way whichever piece moved before it
     # Either history leaves human on steps 10 and 30 with the decision stream at its start; a 2 then moves
     # piece 0 to square 12 or piece 1 to square 32, two plain advances with nobody near: a tie for normal and
-    # hard, split by the seed's first draw (seed 7: piece 1; seed 0: piece 0), not by the piece moved last.
+    # hard, split by the seed alone (seed 7: piece 1; seed 0: piece 0), not by the piece moved last, and the
+    # split takes no output of the decision stream.
     Given a Ludo game with seed <seed> where it is human's turn:
       | seat  | pieces    |
       | human | <before>  |
@@ -515,7 +516,7 @@ Feature: Ludo (variant)
     And human throws a 2
     And the <level> CPU moves for human
     Then human's pieces are at <after>
-    And 1 numbers have been drawn from the decision stream
+    And 0 numbers have been drawn from the decision stream
 
     Examples:
       | seed | before         | moved | level  | after          |
@@ -525,9 +526,10 @@ Feature: Ludo (variant)
       | 0    | 10, 24, -1, -1 | 1     | hard   | 12, 30, -1, -1 |
 
   @LD-CPU-4
-  Scenario: One board splits two ways when the decision stream stands elsewhere
+  Scenario: One board splits one way under one seed, whatever the decision stream has drawn before
     # cpu1's easy draw takes the stream's first number before human's tie; a game set up on the same board
-    # draws the first number for that tie itself (trace cpu-draw-position.yaml).
+    # has drawn nothing. Seed 7 splits the tie to piece 1 both times; seed 0 to piece 0 (trace
+    # cpu-draw-position.yaml).
     Given a Ludo game with seed 7 where it is cpu1's turn:
       | seat  | pieces           |
       | human | 10, 30, -1, -1   |
@@ -538,8 +540,8 @@ Feature: Ludo (variant)
     And cpu3 throws a 3
     And human throws a 2
     And the normal CPU moves for human
-    Then human's pieces are at 12, 30, -1, -1
-    And 2 numbers have been drawn from the decision stream
+    Then human's pieces are at 10, 32, -1, -1
+    And 1 numbers have been drawn from the decision stream
     Given a Ludo game with seed 7 where it is human's turn:
       | seat  | pieces           |
       | human | 10, 30, -1, -1   |
@@ -547,7 +549,14 @@ Feature: Ludo (variant)
     When human throws a 2
     And the normal CPU moves for human
     Then human's pieces are at 10, 32, -1, -1
-    And 1 numbers have been drawn from the decision stream
+    And 0 numbers have been drawn from the decision stream
+    Given a Ludo game with seed 0 where it is human's turn:
+      | seat  | pieces           |
+      | human | 10, 30, -1, -1   |
+      | cpu1  | 20, 32, -1, -1   |
+    When human throws a 2
+    And the normal CPU moves for human
+    Then human's pieces are at 12, 30, -1, -1
 
   @LD-CPU-4
   Scenario: The same seed breaks the same tie the same way, whatever moved before

@@ -69,7 +69,7 @@ def chance(doc: dict) -> dict[str, dict]:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("game, names", [
-    ("ludo", {"ludo/own dice", "ludo/own CPU draws", "ludo/own chance by the seed",
+    ("ludo", {"ludo/own dice", "ludo/own CPU draws", "ludo/own tie splits", "ludo/own chance by the seed",
               "ludo/own dice apart from the CPUs"}),
     ("black-fog", {"black-fog/own maps", "black-fog/own dice", "black-fog/own fog",
                    "black-fog/own chance by the seed"}),
@@ -86,6 +86,7 @@ def test_a_fair_build_of_its_own_passes_every_judged_stream(game: str, names: se
     ("--die 2,1,1,1,1,1", "ludo", "ludo/own dice", "LD-ROLL-1", "not distributed as the rules say"),
     ("--die 1,0,0,0,0,0", "black-fog", "black-fog/own dice", "BF-ANIMAL-1", "not distributed as the rules say"),
     ("--first-pick", "ludo", "ludo/own CPU draws", "LD-CPU-1", "not distributed as the rules say"),
+    ("--fresh-ties", "ludo", "ludo/own tie splits", "LD-CPU-4", "the game's seed gives one number for every tie"),
     ("--trees-map", "black-fog", "black-fog/own maps", "BF-MAP-2", "breaks the rules of a drawn map"),
     ("--fog-anywhere", "black-fog", "black-fog/own fog", "BF-FOG-1", "which the rules do not allow"),
     ("--mountain-castle", "conquest-king", "conquest-king/own maps", "CK-R1", "cannot be a mountain"),

@@ -1,8 +1,9 @@
 // Ludo (variant): four fixed seats, a shared 52-square loop, a six-square home column, home at 57 steps;
 // a 6 enters a piece and throws again, the third six in a row is void, exact finish, automatic pass,
 // captures send whole stacks home, no blockades, no capture bonus, a cap of 10,000 throws; three CPU
-// levels (the `cpu` action). Dice and CPU draws come from the canonical SplitMix64 streams of the seed,
-// or are given in the action (`face`, `pick`; ruling LD-R14).
+// levels (the `cpu` action). Dice and easy's draws come from the canonical SplitMix64 streams of the seed, and
+// a tie of normal or hard is split by the seed alone (LD-CPU-4), or they are given in the action (`face`, `pick`;
+// ruling LD-R14).
 // Written from specs/ludo.md ("Board", "Rules", "State view", "Start and set-up", "Legal actions",
 // "Actions", "The canonical streams", "Rulings"). Pure functions: apply() never changes the state it is given.
 'use strict';
@@ -279,7 +280,7 @@ function move(state, action) {
   return { ok: true, state: doMove(state, piece) };
 }
 
-// The level's one draw among n moves: the caller's pick, the decision stream, or (own random source) the
+// Easy's one draw among n moves: the caller's pick, the decision stream, or (own random source) the
 // build's own generator of picks. A pick stands for one output of the stream (ruling LD-R14).
 function draw(state, n, action) {
   if (given(action, 'pick')) {
@@ -294,12 +295,25 @@ function draw(state, n, action) {
   return { ok: true, value: drawn.value, decision: drawn.state, taken: drawn.taken };
 }
 
+// A tie among n best moves of normal or hard, split by the seed alone (LD-CPU-4): the first number in [0, n) of
+// the decision stream from its start (own random source: of the build's own generator of picks from its start),
+// so the same seed splits the same board the same way whatever was drawn before; or the caller's pick in its
+// place (ruling LD-R14). It takes no output of the stream.
+function split(state, n, action) {
+  if (given(action, 'pick')) {
+    if (action.pick < 0 || action.pick >= n) return reject('bad-pick', `the level draws among ${n} moves; pick 0-${n - 1}`);
+    return { ok: true, value: action.pick, decision: state.decision, taken: 0 };
+  }
+  const start = OWN_RANDOM ? (BigInt(state.seed) ^ OWN_PICKS_XOR) & MASK : BigInt(state.seed) ^ DECISION_XOR;
+  return { ok: true, value: below(start, n).value, decision: state.decision, taken: 0 };
+}
+
 function cpu(state, action) {
   if (state.phase === 'roll') return reject('wrong-phase', 'throw the die first');
   if (!LEVELS.includes(action.level)) return reject('unknown-level', `no CPU level ${JSON.stringify(action.level)}`);
   const choices = candidates(state, action.level);
   if (choices.length === 1) return { ok: true, state: doMove(state, choices[0]) }; // draws nothing
-  const drawn = draw(state, choices.length, action);
+  const drawn = action.level === 'easy' ? draw(state, choices.length, action) : split(state, choices.length, action);
   if (!drawn.ok) return drawn;
   const drawnState = { ...state, decision: drawn.decision, decisions: state.decisions + drawn.taken,
     ownPicks: drawn.ownPicks ?? state.ownPicks };

@@ -8,12 +8,15 @@ face and ``fog`` without tiles, a Conquest King ``start`` without terrain. Each 
 1. **allowed**: the answer must be the reference's answer to one outcome the rules allow from that position
    (the kit tries each: the six faces, each pick the CPU level draws among, the fog tiles or the map the
    answer shows); the stream counters (``decisions``, ``draws``) are the build's own affair and not compared;
-2. **distributed as the rules say**, over the run: a die's faces uniform, a CPU's draw uniform among the moves
-   it draws among (LD-CPU-1, LD-CPU-4), by Pearson's chi-square test on the counts of each (choices, outcome)
+2. **distributed as the rules say**, over the run: a die's faces uniform, easy's draw uniform among the moves
+   it draws among (LD-CPU-1), by Pearson's chi-square test on the counts of each (choices, outcome)
    cell, each test at ALPHA, so that a correct build is failed by chance in fewer than one run in a million
    (three tests). ``ROLLS`` throws catch a die that shows one face twice as often as each other face in
    more than 99.9% of runs (tests/test_ownchance.py measures it). Maps and fog are judged allowed only: their
-   outcomes are too many for a count to say anything in one run.
+   outcomes are too many for a count to say anything in one run;
+3. **one split a seed**: a tie of normal or hard is split by one number drawn from the game's seed (LD-CPU-4), so
+   in one game every tie among the same number of moves goes to the same one of them (in piece order); a build
+   whose own source splits ties afresh each time fails it. Which way a seed splits is the build's own affair.
 
 The requests go one at a time (the next depends on the answer), chosen by a generator seeded with SEED, so a
 run sends the same kinds of requests each time; the outcomes are the build's.
@@ -237,10 +240,13 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
 
     j = Judge(driver, "ludo", ruleset)
     dice = Verdict("ludo", "ludo/own dice", ("LD-ROLL-1",), Tally())
-    picks = Verdict("ludo", "ludo/own CPU draws", ("LD-CPU-1", "LD-CPU-4"), Tally())
-    # ignore: both Verdicts are made with a Tally
-    while dice.tally.draws < rolls and not dice.impossible and not picks.impossible:  # type: ignore[union-attr]
+    picks = Verdict("ludo", "ludo/own CPU draws", ("LD-CPU-1",), Tally())
+    ties = Verdict("ludo", "ludo/own tie splits", ("LD-CPU-4",),
+                   said="in each game, every tie among the same number of moves split to the same one of them")
+    # ignore: dice is made with a Tally
+    while dice.tally.draws < rolls and not any(v.impossible for v in (dice, picks, ties)):  # type: ignore[union-attr]
         answer, seed = j.start()
+        splits: dict[int, int] = {}  # this game's ties: how many moves tied -> which of them the build took
         j.state = j.engine.new_state(ruleset, seed, {})
         if not j._same(j._view(j.state), answer):
             dice.impossible = "its start is not the reference's start"
@@ -265,18 +271,25 @@ def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict
             if len(among) > 1:
                 pick, fair = j.which(answer, [{"type": "cpu", "level": level, "pick": i}
                                               for i in range(len(among))])
+                verdict = picks if level == "easy" else ties
                 if pick is None:
-                    picks.impossible = (f"a {level} CPU move: none of the {len(among)} moves it draws among explains "
-                                        f"it; {_describe(answer)}")
-                    picks.request = action
+                    verdict.impossible = (f"a {level} CPU move: none of the {len(among)} moves it draws among "
+                                          f"explains it; {_describe(answer)}")
+                    verdict.request = action
                     break
-                if fair:
+                if level != "easy" and fair and splits.setdefault(len(among), pick) != pick:
+                    ties.impossible = (f"seed {seed} split a tie of {len(among)} moves to move {splits[len(among)]} "
+                                       f"and a later one to move {pick} (in piece order): the game's seed gives one "
+                                       f"number for every tie")
+                    ties.request = action
+                    break
+                if fair and level == "easy":
                     picks.tally.add(len(among), pick)  # type: ignore[union-attr]  # made with a Tally
-                picks.judged += 1
+                verdict.judged += 1
             elif not j.follow(action, answer):
                 picks.impossible, picks.request = f"a {level} CPU move with one choice: {_describe(answer)}", action
                 break
-    return [dice, picks]
+    return [dice, picks, ties]
 
 
 def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,

@@ -1,8 +1,9 @@
 """The reference as a web app with its own random source would be: it declares explicit-chance, and every
 seeded form it is sent (a throw without its face, a CPU choice without its pick, fog without its tiles, a
 Black Fog start without its map, a Conquest King start without its terrain) is decided by Python's ``random``,
-not by the canonical streams: generators of its own seeded from the game's seed, one for the dice, one for the
-CPUs' draws, one for maps and fog, so the same seed gives the same game (LD-DICE-1, LD-CPU-5, BF-R6). Against it,
+not by the canonical streams: generators of its own seeded from the game's seed, one for the dice, one for easy's
+draws, one for maps and fog, so the same seed gives the same game (LD-DICE-1, LD-CPU-5, BF-R6); a tie of normal or
+hard is split by the first number of one more generator of the seed, the same for every tie (LD-CPU-4). Against it,
 ``verify`` conforms only if the kit gives every chance outcome itself.
 
     python tests/builds/own_random.py [--no-capability]   (without the capability: what a build that does
@@ -18,6 +19,7 @@ Builds whose own chance is wrong (refimpl/harness/ownchance.py must fail each):
     --unseeded             every draw from the operating system's randomness: the seed is not honoured
     --shared-stream        the CPUs draw from the dice's generator, so their draws move the dice
     --cycling-die          its die shows 1, 2, 3, 4, 5, 6, 1, ... in turn: uniform, but not independent
+    --fresh-ties           a tie is split by the next draw of the CPUs' generator, afresh each time
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Streams:
     """A game's own generators: the dice, the CPUs' draws, maps, fog."""
 
     def __init__(self, seed: Any) -> None:
+        self.seed = seed
         self.dice, self.picks, self.maps, self.fog = (generator(seed, s) for s in ("dice", "picks", "maps", "fog"))
         if "--shared-stream" in ARGS:
             self.picks = self.dice
@@ -145,7 +148,11 @@ class OwnRandom(Session):
         if name == "ludo" and kind == "cpu" and action.get("pick") is None and state.phase == "move" \
                 and action.get("level") in ("easy", "normal", "hard"):
             among = len(cpu.candidates(self.game, state, action["level"]))
-            return {**action, "pick": 0 if "--first-pick" in ARGS else CHANCE.picks.randrange(among)}
+            if "--first-pick" in ARGS:
+                return {**action, "pick": 0}
+            tie = action["level"] != "easy" and "--fresh-ties" not in ARGS
+            draws = generator(CHANCE.seed, "ties") if tie else CHANCE.picks
+            return {**action, "pick": draws.randrange(among)}
         if name == "black-fog" and kind == "fog" and "tiles" not in action and self.game.pending(state) == "fog":
             eligible = self.game._fog_eligible(state)
             chosen = CHANCE.fog.sample(eligible, self.game._fog_want(eligible))

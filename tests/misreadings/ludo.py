@@ -892,24 +892,20 @@ class LastMovedWinsTies(_Remembers):
         super().cpu_move(t, level, pick)
 
 
-class SplitBySeedAlone(_Base):
-    """LD-CPU-4 misread: "the same seed splits the same position the same way" means the split is the seed's
-    alone: every tie is broken by the first number of the seed's decision stream, wherever the stream stands."""
-
-    seed = 0
-
-    def apply(self, state: State, action: Any) -> State:
-        self.seed = state.seed
-        return super().apply(state, action)
+class TieFromTheStream(_Base):
+    """LD-CPU-4 misread: a tie is broken as easy draws, by the decision stream's next number (taking its outputs,
+    counted in ``decisions``), so one board under one seed splits by where the stream stands, not by the seed."""
 
     def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
-        if t.phase == "move" and level in ("normal", "hard") and pick is None:
+        if t.phase == "move" and level in ("normal", "hard"):
             among = cpu.candidates(self, t, level)
-            if len(among) > 1:
-                k = streams.draw((self.seed ^ self.board.decisions_xor) & streams.MASK, len(among))[1]
-                t.choice_state, _k, used = streams.draw(t.choice_state, len(among))
+            if len(among) > 1 and (pick is None or 0 <= pick < len(among)):
+                if pick is None:
+                    t.choice_state, pick, used = streams.draw(t.choice_state, len(among))
+                else:
+                    t.choice_state, used = streams.splitmix64(t.choice_state)[0], 1
                 t.decisions += used
-                self._play(t, among[k])
+                self._play(t, among[pick])
                 return
         super().cpu_move(t, level, pick)
 
@@ -1139,7 +1135,7 @@ MISREADINGS: dict[str, Any] = {
     "LD-CPU-3#stack-counts-per-piece": StackCountsPieceByPiece,
     "LD-CPU-3#home-column-at-risk": HomeColumnAtRisk,
     "LD-CPU-4": LastMovedWinsTies,
-    "LD-CPU-4#split-by-seed-alone": SplitBySeedAlone,
+    "LD-CPU-4#split-by-the-stream": TieFromTheStream,
     "LD-CPU-5": OneStreamForDiceAndCpus,
     "LD-START-1": SharedSquaresRefused,
     "LD-START-1#set-up-throws-keep-the-stream": SetUpThrowsKeepTheStream,

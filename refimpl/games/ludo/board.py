@@ -89,10 +89,11 @@ class State:
 class Turn:
     """A mutable working copy of a State, for the rules to change in place."""
 
-    __slots__ = ("turn", "phase", "roll", "sixes", "throws", "decisions", "pieces", "result", "last_face",
+    __slots__ = ("seed", "turn", "phase", "roll", "sixes", "throws", "decisions", "pieces", "result", "last_face",
                  "dice_state", "choice_state", "options")
 
     def __init__(self, s: State) -> None:
+        self.seed = s.seed  # a tie is split by the seed alone (LD-CPU-4)
         self.turn, self.phase, self.roll, self.sixes = s.turn, s.phase, s.roll, s.sixes
         self.throws, self.decisions, self.result, self.last_face = s.throws, s.decisions, s.result, s.last_face
         self.pieces = [list(p) for p in s.pieces]

@@ -1,8 +1,10 @@
 """The three CPU levels of specs/ludo.md (rules LD-CPU-*), as pure functions of a position.
 
-Every level looks only at the legal moves for the rolled face: no search, no chained sixes. Ties
-between equally good moves are broken by one number from the game's seeded decision stream.
-A position is a State or a Turn (board.py): anything with ``turn``, ``roll``, ``pieces`` and ``choice_state``;
+Every level looks only at the legal moves for the rolled face: no search, no chained sixes. Easy draws from the
+game's seeded decision stream; ties between equally good moves are split by one number drawn from the game's seed,
+the same for every tie of the game (LD-CPU-4).
+A position is a State or a Turn (board.py): anything with ``seed``, ``turn``, ``roll``, ``pieces`` and
+``choice_state``;
 the rules come in as ``game``, whatever has a ``board`` and a ``movable`` (the engine's Ludo).
 """
 
@@ -100,28 +102,40 @@ def candidates(game: Rules, pos: Position, level: str) -> list[int]:
     return out
 
 
+def tie_split(game: Rules, pos: Position, tied: int) -> int:
+    """Which of ``tied`` moves tied for best normal and hard play (LD-CPU-4): the number in [0, tied) that the
+    decision stream gives first from its start, so it depends on the game's seed and the number of tied moves
+    alone, never on the draws before it or the piece that moved last. It takes no output of the stream."""
+    return streams.draw((pos.seed ^ game.board.decisions_xor) & streams.MASK, tied)[1]
+
+
 def seeded_pick(game: Rules, pos: Position, level: str) -> int | None:
-    """The pick the decision stream gives ``level`` here (ruling LD-R14), or None when it draws nothing."""
+    """The pick the seed gives ``level`` here (ruling LD-R14): easy's next draw from the decision stream, the
+    tie's split for normal and hard; None when the level draws nothing."""
     among = candidates(game, pos, level)
-    return streams.draw(pos.choice_state, len(among))[1] if len(among) > 1 else None
+    if len(among) == 1:
+        return None
+    return streams.draw(pos.choice_state, len(among))[1] if level == "easy" else tie_split(game, pos, len(among))
 
 
 def choose(game: Rules, pos: Position, level: str, pick: int | None = None) -> tuple[int, int, int]:
     """(piece, decision-stream outputs used, decision stream state after) for ``level``.
 
-    A forced move (one legal piece) draws nothing. Easy draws one number for a uniform pick among the
-    legal pieces (LD-CPU-1); normal and hard draw one number only to break a tie among their best moves
-    (LD-CPU-4), from the decision stream, never the dice stream (LD-CPU-5). A ``pick``
-    given by the caller replaces that number and uses up one output (ruling LD-R14). Raises IllegalAction
-    ``bad-pick`` when a draw is due and the pick is out of its range.
+    A forced move (one legal piece) draws nothing. Easy draws one number from the decision stream for a uniform
+    pick among the legal pieces (LD-CPU-1); normal and hard split a tie among their best moves by the game's seed
+    (``tie_split``, LD-CPU-4), taking no output; neither touches the dice stream (LD-CPU-5). A ``pick`` given by
+    the caller replaces easy's number (using up one output) or the tie's split (using none) (ruling LD-R14).
+    Raises IllegalAction ``bad-pick`` when a choice is due and the pick is out of its range.
     """
     among = candidates(game, pos, level)
     if len(among) == 1:
         return among[0], 0, pos.choice_state
+    if pick is not None and not 0 <= pick < len(among):
+        raise IllegalAction("bad-pick", f"{level} draws among {len(among)} moves; a pick is 0 to "
+                                        f"{len(among) - 1}, got {pick}")
+    if level != "easy":
+        return among[tie_split(game, pos, len(among)) if pick is None else pick], 0, pos.choice_state
     if pick is not None:
-        if not 0 <= pick < len(among):
-            raise IllegalAction("bad-pick", f"{level} draws among {len(among)} moves; a pick is 0 to "
-                                            f"{len(among) - 1}, got {pick}")
         return among[pick], 1, streams.splitmix64(pos.choice_state)[0]
     after, k, used = streams.draw(pos.choice_state, len(among))
     return among[k], used, after

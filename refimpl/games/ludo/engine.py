@@ -159,8 +159,8 @@ class Ludo(Game[State, Action]):
                 "turn": seats[state.turn], "throws": state.throws}
 
     def describe(self, before: Mapping[str, JSON], after: Mapping[str, JSON]) -> str | None:
-        """Which pieces moved, and whether a CPU drew from the stream to break a tie (LD-CPU-4): "human piece 2:
-        13 -> 19; cpu1 piece 0: 19 -> -1 (to the yard)", "cpu2 piece 1: 4 -> 7; a tie drawn (decisions 3 -> 4)"."""
+        """Which pieces moved, and whether an easy CPU drew from the decision stream (LD-CPU-1): "human piece 2:
+        13 -> 19; cpu1 piece 0: 19 -> -1 (to the yard)", "cpu2 piece 1: 4 -> 7; a draw (decisions 3 -> 4)"."""
         old, new = before.get("pieces"), after.get("pieces")
         if not isinstance(old, dict) or not isinstance(new, dict):
             return None
@@ -172,7 +172,7 @@ class Ludo(Game[State, Action]):
                           for i, (a, b) in enumerate(zip(was, steps)) if a != b]
         drew = before.get("decisions"), after.get("decisions")
         if drew[0] != drew[1]:
-            moves.append(f"a tie drawn (decisions {drew[0]} -> {drew[1]})")
+            moves.append(f"a draw (decisions {drew[0]} -> {drew[1]})")
         return "; ".join(moves) or "no piece moved"
 
     # --- actions -----------------------------------------------------------------------------
