@@ -52,13 +52,21 @@ def _section(game: str, heading: str) -> str:
 
 def test_the_points_stated_two_ways_are_stated_one_way() -> None:
     """Conquest King's real-time reset spares a finished game in the rule as in the lobby section; a King lost on
-    the ambush square loses, in the win rule as in the ambush rule; Ludo's "no undo" is a rule of its own."""
+    the ambush square loses, in the win rule as in the ambush rule; Ludo's "no undo" is a rule of its own; a Ludo tie
+    is split by the seed alone, in the rule as in the view, the streams and the pick."""
     ck = {r: " ".join(t.split()) for r, t in _rules("conquest-king").items()}
     assert "whatever its state" not in ck["CK-LOBBY-3"] and "not yet over" in ck["CK-LOBBY-3"]
     assert "no deletion, reset or phase limit fires" in _section("conquest-king", "The lobby clock in detail")
     assert "ambush" in ck["CK-WIN-1"] and "the King included" in ck["CK-AMB-3"]
     ludo = {r: " ".join(t.split()) for r, t in _rules("ludo").items()}
     assert "`undo`" in ludo["LD-HELP-1"] and "unknown-action" in ludo["LD-HELP-1"]
+    # a tie is split by the seed alone and takes no output: the rule, the view's counter, the streams and the pick
+    assert "drawn from the game's seed" in ludo["LD-CPU-4"] and "takes no output" in ludo["LD-CPU-4"]
+    assert "the stream's next one" not in ludo["LD-CPU-4"]
+    streams = _section("ludo", "The canonical streams")
+    assert "never moves it" in streams and "only when t moves tie" not in streams
+    assert "A tie of normal or hard takes none" in _section("ludo", "State view")
+    assert "a tie's pick stands for the seed's split, which takes no output" in _section("ludo", "Actions")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
