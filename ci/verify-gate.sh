@@ -8,8 +8,9 @@
 #                          verify.txt (the text report, also printed) and badges/ (Shields endpoint JSON)
 #   REFIMPL                the refimpl command (default refimpl)
 #
-# With GITHUB_OUTPUT set it appends exit-code=N and verdict=WORD there; with GITHUB_STEP_SUMMARY set, a short
-# markdown summary. Exit codes are verify's: 0 conforms, 1 does not conform, 2 bad input, 3 the build broke,
+# With GITHUB_OUTPUT set it appends exit-code=N and verdict=WORD there. With GITHUB_STEP_SUMMARY set, verify
+# writes the run's one summary section there and this script adds a line naming the reports folder; where verify
+# wrote none (it stopped on bad input, or crashed), this script writes a short section in its place. Exit codes are verify's: 0 conforms, 1 does not conform, 2 bad input, 3 the build broke,
 # 4 internal error (a bug in the kit, not a verdict on the build), 130/143 interrupted.
 set -euo pipefail
 
@@ -34,6 +35,9 @@ pid=""
 forward() { if [[ -n "$pid" ]]; then kill -s "$1" "$pid" 2>/dev/null || true; fi; }
 trap 'forward INT' INT
 trap 'forward TERM' TERM
+
+summary_size() { if [[ -n "${GITHUB_STEP_SUMMARY:-}" && -f "$GITHUB_STEP_SUMMARY" ]]; then wc -c < "$GITHUB_STEP_SUMMARY"; else echo 0; fi; }
+summary_before="$(summary_size)"
 
 mkfifo "$work/out"
 tee "$REPORTS/verify.txt" < "$work/out" &
@@ -69,16 +73,20 @@ fi
 
 if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
     # shellcheck disable=SC2016  # the backquotes are markdown
-    {
-        printf '### refimpl verify: %s (exit %s)\n\n' "$verdict" "$code"
-        printf 'Build: `%s`\n\n' "$REFIMPL_BUILD_COMMAND"
-        if grep -qE '^(Kit:|Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"; then
-            printf '```text\n'
-            grep -E '^(Kit:|Verdict:|Stopped early:|The build did not start:)' "$REPORTS/verify.txt"
-            printf '```\n\n'
-        fi
-        printf 'Reports in `%s`: junit.xml, verify.json, report.html, verify.txt, badges/\n' "$REPORTS"
-    } >> "$GITHUB_STEP_SUMMARY"
+    if [[ "$(summary_size)" != "$summary_before" ]]; then  # verify wrote the run's section: one line more
+        printf '\nReports in `%s` (exit %s): junit.xml, verify.json, report.html, verify.txt, badges/\n' \
+            "${REPORTS//\`/}" "$code" >> "$GITHUB_STEP_SUMMARY"
+    else
+        {
+            printf '### refimpl verify: %s (exit %s)\n\n' "$verdict" "$code"
+            if grep -qE '^(Kit:|Verdict:|Stopped early:)' "$REPORTS/verify.txt"; then
+                printf '```text\n'
+                grep -E '^(Kit:|Verdict:|Stopped early:)' "$REPORTS/verify.txt" | tr -d '`'
+                printf '```\n\n'
+            fi
+            printf 'Reports in `%s`\n' "${REPORTS//\`/}"
+        } >> "$GITHUB_STEP_SUMMARY"
+    fi
 fi
 
 exit "$code"

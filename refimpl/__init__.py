@@ -18,6 +18,6 @@ The package, room by room (docs/architecture.md says why each module is where it
 - ``util/``: the user's files, JSON and YAML, read and written safely.
 """
 
-__version__ = "0.3.0"  # semantic versioning; CHANGELOG.md says what each release changed
+__version__ = "0.4.0.dev0"  # semantic versioning; between releases, the next one with .dev0 (docs/development.md)
 
 PROTOCOL_VERSION = 1  # the build protocol version (specs/protocol.md), spoken by serve and checked by verify

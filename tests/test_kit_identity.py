@@ -30,15 +30,19 @@ def report():  # type: ignore[no-untyped-def]
 
 
 def test_the_version_is_semantic_and_the_changelog_has_it() -> None:
-    assert SEMVER.match(__version__), __version__
+    """A release's version is SemVer and has its CHANGELOG section; between releases main is the next version
+    with ``.dev0`` (PEP 440's development release) and the CHANGELOG has an Unreleased section."""
     changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text(encoding="utf-8")
-    assert f"## [{__version__}]" in changelog
+    release, dev, _n = __version__.partition(".dev")
+    assert SEMVER.match(release) and (not dev or _n.isdigit()), __version__
+    assert ("## [Unreleased]" if dev else f"## [{__version__}]") in changelog
 
 
 def test_refimpl_version_prints_version_and_suite_digest() -> None:
     out = subprocess.run([sys.executable, "-m", "refimpl", "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"refimpl {__version__} (suite {suite.digest()})"
+    dev = ", a development version: not a release" if ".dev" in __version__ else ""
+    assert out.stdout.strip() == f"refimpl {__version__} (suite {suite.digest()}{dev})"
     assert re.fullmatch(r"[0-9a-f]{12}", suite.digest())
 
 

@@ -35,7 +35,7 @@ def markdown(report: Report) -> str:
     """A run as markdown (the GitHub step summary, ``refimpl report --format markdown``): the verdict, the
     kit and build, a table per game, and the first failures with their rules."""
     verdict = VERDICTS[report.exit_code]
-    lines = [f"### refimpl verify: {verdict.replace('_', ' ')}", "",
+    lines = [f"### refimpl verify: {verdict.replace('_', ' ')} (exit {int(report.exit_code)})", "",
              f"Build {code(report.build or '?')} judged by {report.kit.get('name')} {report.kit.get('version')} "
              f"(suite {report.kit.get('suite')})", ""]
     for p in report.profiles:

@@ -120,6 +120,8 @@ def identity() -> dict[str, str]:
 
 
 def describe() -> str:
-    """``refimpl 0.2.0 (suite 1a2b3c4d5e6f)``: the kit's identity in one line."""
+    """``refimpl 0.3.0 (suite 1a2b3c4d5e6f)``: the kit's identity in one line; a version between releases
+    (``0.4.0.dev0``) says it is a development version."""
     kit = identity()
-    return f"{kit['name']} {kit['version']} (suite {kit['suite']})"
+    dev = ", a development version: not a release" if ".dev" in kit["version"] else ""
+    return f"{kit['name']} {kit['version']} (suite {kit['suite']}{dev})"
