@@ -86,8 +86,8 @@ def fake_python(tmp_path: Path, says: str) -> Path:
     """An interpreter for install-kit.sh that makes a venv whose pip only records what it was asked to install
     (in ``pip.log``) and whose refimpl says ``says``: the script's own logic, run without a network."""
     real = shlex.quote(sys.executable)
-    venv_python = (f"#!/bin/sh\nif [ \"$1\" = -m ] && [ \"$2\" = pip ]; then echo \"$@\" >> {tmp_path}/pip.log; exit 0; fi\n"
-                   f"exec {real} \"$@\"\n")
+    venv_python = (f"#!/bin/sh\nif [ \"$1\" = -m ] && [ \"$2\" = pip ]; then\n"
+                   f"  echo \"$@\" >> {tmp_path}/pip.log; exit 0\nfi\nexec {real} \"$@\"\n")
     outer = tmp_path / "python"
     outer.write_text("#!/bin/sh\n[ \"$1\" = -m ] && [ \"$2\" = venv ] || exit 9\nmkdir -p \"$3/bin\"\n"
                      f"cat > \"$3/bin/python\" <<'EOF'\n{venv_python}EOF\n"

@@ -11,12 +11,16 @@ is run again on another, so no result is lost (Dask's scheduler reschedules it, 
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
 from ..errors import KitError
+from .processes import killed_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -43,7 +47,8 @@ def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, cluster: s
         for item in items:
             yield item, fn(item)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
+                               initargs=(os.getpid(), initializer, initargs))
     try:
         pending: dict[Future[R], T] = {}
         queue = iter(items)
@@ -68,6 +73,32 @@ def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, cluster: s
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+ORPHAN_POLL = 0.5  # seconds between a worker's looks at its parent, where no parent-death signal is to be had
+
+
+def _worker_start(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    """A local worker's first act: die with the process that started it, then the caller's ``initializer``."""
+    die_with(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def die_with(parent: int) -> None:
+    """End this process when ``parent`` ends, however it ends (issue 43: a CI runner SIGKILLs the kit after its
+    grace period, and workers left behind went on starting builds): Linux's parent-death signal (SIGKILL), else a
+    thread watching the parent. A parent already gone ends it at once. The builds this process starts die with it
+    in turn (processes.Box.preexec)."""
+    if not killed_with_parent():
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(ORPHAN_POLL)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="refimpl-orphan-watch", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
 
 
 def _on_cluster(fn: Callable[[T], R], items: list[T], address: str) -> Iterator[tuple[T, R]]:

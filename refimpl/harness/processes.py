@@ -30,6 +30,7 @@ import errno
 import os
 import secrets
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -82,6 +83,32 @@ def _load_prctl() -> Any:
 _PRCTL = _load_prctl()  # loaded here: the child between fork and exec must not import
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 CGROUP_PREFIX = "refimpl-"
+
+
+_GUARD_PIPES: set[int] = set()  # the write ends of the open watchdogs' pipes (Box.guard)
+
+
+def _forget_guards() -> None:
+    """In a process just forked from the kit (a ``--jobs`` worker): close its copies of the watchdogs' pipes, so
+    that a watchdog reads the end when the kit closes its box or dies, not when the last worker does."""
+    for fd in list(_GUARD_PIPES):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _GUARD_PIPES.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_guards)
+
+
+def killed_with_parent() -> bool:
+    """Ask the kernel to SIGKILL this process when its parent ends, even by SIGKILL (Linux's parent-death
+    signal); False where there is none (then the caller watches its parent itself: executor.die_with)."""
+    if _PRCTL is None:
+        return False
+    return bool(_PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL) == 0)
 
 
 def _cgroup_base() -> Path | None:
@@ -152,6 +179,7 @@ class Box:
         self.kind = "cgroup" if self.cgroup is not None else "subreaper" if self._reaper else "tag"
         self.root: int | None = None  # the build's first process, once started
         self._known: dict[int, float] = {}  # descendants seen (pid -> start time, so a reused pid is not one)
+        self._watchdog: Any = None  # the process that ends the build if the kit dies (guard)
 
     def preexec(self) -> None:
         """In the build's child process before exec (no imports here): be killed if the kit dies (Linux, even
@@ -169,6 +197,36 @@ class Box:
                     os.close(fd)
             except OSError:
                 pass  # not allowed after all: the subreaper and the tag still hold
+
+    def guard(self, pgid: int) -> None:
+        """Start the build's watchdog: a shell that waits on a pipe only this process writes to, and when it
+        reads the end (this process closed the box, or died, SIGKILL included), SIGKILLs the build's process
+        group and its cgroup. The build's first process dies with the kit by itself (``preexec``), but what it
+        started does not (``/bin/sh -c`` forks the command): a kit killed by its CI runner leaves no build
+        running (issue 43). Nothing is guarded where no shell can be started."""
+        cgroup = os.fspath(self.cgroup) if self.cgroup is not None else ""
+        script = 'read _; kill -KILL -- "-$1" 2>/dev/null; [ -z "$2" ] || echo 1 > "$2/cgroup.kill" 2>/dev/null; :'
+        try:
+            self._watchdog = subprocess.Popen(["/bin/sh", "-c", script, "refimpl-watchdog", str(pgid), cgroup],
+                                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError:
+            self._watchdog = None
+            return
+        _GUARD_PIPES.add(self._watchdog.stdin.fileno())
+
+    def _release(self) -> None:
+        """End the watchdog: the pipe closed, it signals a group that has ended already, and exits."""
+        dog, self._watchdog = self._watchdog, None
+        if dog is None:
+            return
+        try:
+            _GUARD_PIPES.discard(dog.stdin.fileno())
+            dog.stdin.close()
+            dog.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            dog.kill()
+            dog.wait()
 
     def members(self) -> list[int]:
         """The live processes in the box: the cgroup's, and the descendants of the build's first process."""
@@ -204,7 +262,9 @@ class Box:
                 pass
 
     def close(self) -> None:
-        """Remove the cgroup (once empty; a few tries while the last processes are reaped)."""
+        """End the watchdog and remove the cgroup (once empty; a few tries while the last processes are
+        reaped)."""
+        self._release()
         if self.cgroup is None:
             return
         for _ in range(50):

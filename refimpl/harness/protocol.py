@@ -126,6 +126,7 @@ class BuildProcess:
             self.box.close()
             raise BuildBroke("crashed-at-start", f"cannot run {command!r}: {exc}") from None
         self.box.root = self.proc.pid
+        self.box.guard(self.proc.pid)  # its own session: the group is the build's first process's pid
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in, self._out, self._err = (self.proc.stdin.fileno(), self.proc.stdout.fileno(),
                                           self.proc.stderr.fileno())
