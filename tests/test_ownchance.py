@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,17 @@ def test_a_build_that_crashes_on_a_throw_of_its_own_breaks() -> None:
     doc = verify("--crash-on-roll", "ludo")
     assert doc["exit"] == 3
     assert any(c["kind"] == "chance" and c["status"] == "broke" for c in doc["checks"])
+
+
+def test_the_own_chance_judgement_ends_at_max_time() -> None:
+    """A slow die (1,200 throws of 50 ms: a minute) is not judged past --max-time: the run ends near its limit,
+    and the streams it did not finish are listed as not run (issue 43)."""
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", f"{OWN} --slow-die 0.05", "--game",
+                           "ludo", "--no-scenarios", "--no-explore", "-k", "no trace is named so", "--max-time", "4",
+                           "--quiet", "--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    took = time.monotonic() - started
+    doc = json.loads(proc.stdout)
+    assert took < 30, took
+    own = chance(doc)
+    assert own and all(c["status"] == "not_run" and "--max-time 4 s ran out" in c["detail"] for c in own.values()), own

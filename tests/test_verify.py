@@ -293,3 +293,27 @@ def test_requests_before_any_start_are_judged(tmp_path: Path) -> None:
     assert proc.returncode == 1 and check["status"] == "failed", check
     assert check["failure"]["fields"][0]["expected"] == "no-game"
     assert check["failure"]["fields"][0]["actual"] == "bad-request"
+
+
+@pytest.mark.parametrize("stop", [["--max-time", "1.5"], ["--fail-fast"]])
+def test_a_run_stopped_early_lists_every_selected_check(stop: list[str]) -> None:
+    """--max-time and --fail-fast cut a run short, yet its report counts every selected trace, scenario and
+    exploration, the unreached as not run with the reason (issue 43: 86 of 343 checks were listed, the rest
+    absent)."""
+    common = ["--game", "beacon-lines", "--explore", "2", "--quiet", "--format", "json"]
+    whole = json.loads(verify("--impl", REFERENCE, *common).stdout)
+    cut_build = REFERENCE if stop[0] == "--max-time" else build("wrong.py", "tied-beacon-scores")
+    cut = json.loads(verify("--impl", build("misbehave.py", "slow") if stop[0] == "--max-time" else cut_build,
+                            *common, *stop).stdout)
+
+    def listed(doc: dict) -> set[tuple[str, str]]:  # type: ignore[type-arg]
+        return {(c["kind"], c["name"]) for c in doc["checks"] if c["kind"] in ("trace", "scenario", "explore")}
+
+    assert doc_stopped(cut) and listed(cut) == listed(whole)
+    unreached = [c for c in cut["checks"] if c["status"] == "not_run"]
+    assert unreached and all(c["detail"].startswith("not run: ") for c in unreached)
+    assert {c["kind"] for c in unreached} >= {"scenario", "explore"}
+
+
+def doc_stopped(doc: dict) -> str:  # type: ignore[type-arg]
+    return str(doc.get("stopped") or "")

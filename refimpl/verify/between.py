@@ -122,6 +122,26 @@ def run_before_start(command: str, run: Run) -> bool | None:
     return explicit
 
 
+class OutOfTime(Exception):
+    """The run must stop (its deadline passed, or it was told to) in the middle of a judgement."""
+
+
+class _Stopping:
+    """A driver that refuses to send once the run must stop, so that a long judgement of a build's own chance
+    (1,200 throws of a slow die) ends at ``--max-time`` as every other check does (issue 43)."""
+
+    def __init__(self, driver: ProtocolDriver, run: Run) -> None:
+        self._driver, self._run = driver, run
+
+    def batch(self, ops: Any, **kw: Any) -> Any:
+        if self._run.stop_reason():
+            raise OutOfTime(self._run.report.stopped)
+        return self._driver.batch(ops, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+
 def run_own_chance(command: str, run: Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
     answer and, over the run, the outcomes' distribution (refimpl/harness/ownchance.py). One check per stream."""
@@ -140,10 +160,14 @@ def run_own_chance(command: str, run: Run) -> None:
             driver = driver or ProtocolDriver(command, timeout, pipeline=False)
             if not driver.supports(game, ruleset):
                 continue
+            judged: Any = _Stopping(driver, run)
             try:
-                verdicts = list(ownchance.judge(driver, game, ruleset))
+                verdicts = list(ownchance.judge(judged, game, ruleset))
                 if game in seeds.JUDGES:
-                    verdicts += seeds.JUDGES[game](driver, ruleset)
+                    verdicts += seeds.JUDGES[game](judged, ruleset)
+            except OutOfTime as exc:
+                run.add(Check("chance", game, f"{game}/own chance", (), Status.NOT_RUN, f"not run: {exc}", ruleset))
+                continue
             except (BuildBroke, DriverError) as exc:
                 stderr = exc.stderr_tail if isinstance(exc, BuildBroke) else ""
                 run.add(Check("chance", game, f"{game}/own chance", (), Status.BROKE if isinstance(exc, BuildBroke)

@@ -10,9 +10,10 @@ from dataclasses import replace
 from ..games import GAMES
 from ..harness.chance import STREAM_RULES
 from ..harness.trace import Trace
-from ..reports.model import Report
+from ..reports.model import Check, Report
 from ..rulebook.profiles import Profile, by_game, using
 from ..scenarios import Scenario
+from ..status import Status
 from .between import (
     declares_explicit_chance,
     run_before_start,
@@ -23,7 +24,7 @@ from .between import (
 )
 from .checks import Progress, Run, reaching, run_scenarios, run_traces
 from .expectations import Expectation, apply_expectations, check_expectations, load_expect_fail
-from .explore import run_exploration
+from .explore import KIND as EXPLORE, check_name, run_exploration
 from .selection import check_selection, every_scenario, every_trace, select_scenarios, select_traces, under_profiles
 from .settings import VerifySettings
 
@@ -72,13 +73,9 @@ def _run_in_order(command: str, run: Run, selected: list[Trace], chosen: list[Sc
     if s.scenarios and not run.stop_reason():
         with reaching(report, "scenarios", s.coverage):
             run_scenarios(command, chosen, run)
-    elif s.scenarios:
-        report.warnings.append(f"the scenarios were not run: {report.stopped}")
     if s.explore and not run.stop_reason() and report.broke_at_start is None:
         with reaching(report, "explore", s.coverage):
             run_exploration(command, run)
-    elif s.explore and report.broke_at_start is None:
-        report.warnings.append(f"the exploration was not run: {report.stopped}")
 
 
 def _between(command: str, run: Run, selected: list[Trace]) -> None:
@@ -95,6 +92,30 @@ def _between(command: str, run: Run, selected: list[Trace]) -> None:
             report.explicit_chance = declares_explicit_chance(command, s.timeout)
         if report.explicit_chance:
             run_own_chance(command, run)
+
+
+def list_unreached(report: Report, s: VerifySettings, selected: list[Trace], chosen: list[Scenario]) -> None:
+    """After a run that stopped early (``--max-time``, ``--fail-fast``, an interrupt): every selected trace and
+    scenario the run did not reach, and the exploration of each game and ruleset the traces play, listed as not
+    run with the reason, so that every report counts every selected check (issue 43)."""
+    if not report.stopped or report.broke_at_start is not None:  # a build that never started: nothing was run
+        return
+    reason = f"not run: {report.stopped}"
+    seen = {(c.kind, c.name, c.ruleset) for c in report.checks}
+    for t in selected:
+        if ("trace", f"{t.game}/{t.name}", t.ruleset) not in seen:
+            report.checks.append(Check("trace", t.game, f"{t.game}/{t.name}", t.rules, Status.NOT_RUN, reason,
+                                       t.ruleset))
+    for sc in chosen if s.scenarios else ():
+        if ("scenario", sc.check_name, None) not in seen:
+            report.checks.append(Check("scenario", sc.game, sc.check_name, sc.rules, Status.NOT_RUN, reason,
+                                       file=sc.file, line=sc.line))
+    explored = {c.game for c in report.checks if c.kind == EXPLORE}
+    if s.explore:
+        for game, ruleset in sorted({(t.game, t.ruleset or GAMES[t.game].info.default_ruleset)
+                                     for t in selected if t.game in GAMES and t.game not in explored}):
+            report.checks.append(Check(EXPLORE, game, check_name(game, ruleset), (), Status.NOT_RUN, reason,
+                                       ruleset))
 
 
 def _verify(command: str, report: Report, settings: VerifySettings, selected: list[Trace], chosen: list[Scenario],
@@ -118,6 +139,7 @@ def _verify(command: str, report: Report, settings: VerifySettings, selected: li
         acknowledge()  # reported from here on, not raised again
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         report.stopped = f"interrupted ({report.interrupted})"
+    list_unreached(report, s, selected, chosen)
     if not selected and report.checks and not report.interrupted:
         report.explicit_chance = declares_explicit_chance(command, s.timeout)  # no trace run read its hello
     if report.explicit_chance:

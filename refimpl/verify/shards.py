@@ -296,15 +296,11 @@ def _merge(report: Report, run: Any, units: list[Unit], done: dict[int, Done], s
             check = Check("trace", trace.game, f"{trace.game}/{trace.name}", trace.rules, Status.NOT_RUN,
                           f"not run: {report.stopped or 'interrupted'}", trace.ruleset)
         report.checks.append(check)
-    if cut is not None or report.broke_at_start is not None:
-        if scenarios:
-            report.warnings.append(f"the scenarios were not run: {report.stopped}")
+    if cut is not None or report.broke_at_start is not None:  # the scenarios unreached: run.list_unreached
         _merge_explored(report, explored)
         return
     report.checks += between
     if run.settings.fail_fast and _first_failure(between) is not None:
-        if scenarios:
-            report.warnings.append(f"the scenarios were not run: {report.stopped}")
         report.stopped = FAIL_FAST
         _merge_explored(report, explored)
         return
@@ -325,9 +321,7 @@ def _merge_explored(report: Report, explored: dict[int, list[Check]]) -> None:
     (with "not run" in place of them when an earlier check broke, as a single job does)."""
     from .explore import not_run_after_break
 
-    if report.stopped:
-        if explored and report.broke_at_start is None:
-            report.warnings.append(f"the exploration was not run: {report.stopped}")
+    if report.stopped:  # listed as not run by run.list_unreached
         return
     skipped = not_run_after_break(report.checks)
     if skipped is not None and explored:

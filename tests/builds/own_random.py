@@ -20,6 +20,7 @@ Builds whose own chance is wrong (refimpl/harness/ownchance.py must fail each):
     --shared-stream        the CPUs draw from the dice's generator, so their draws move the dice
     --cycling-die          its die shows 1, 2, 3, 4, 5, 6, 1, ... in turn: uniform, but not independent
     --fresh-ties           a tie is split by the next draw of the CPUs' generator, afresh each time
+    --slow-die SECONDS     a fair die that takes SECONDS to throw (a judgement that must end at --max-time)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -70,6 +72,8 @@ def face() -> int:
     """A face of its own die (fair unless --die gives weights)."""
     if "--crash-on-roll" in ARGS:
         sys.exit(7)
+    if _arg("--slow-die"):
+        time.sleep(float(_arg("--slow-die") or 0))
     if "--cycling-die" in ARGS:
         CHANCE.cycle += 1
         return (CHANCE.cycle - 1) % 6 + 1
