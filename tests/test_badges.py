@@ -95,7 +95,7 @@ def test_write_badges_creates_the_folder_and_writes_one_file_per_badge(tmp_path:
     paths = write_badges(CASES["failed"], folder)
     stems = ["all", "beacon-lines", "kit", "ludo"]
     assert sorted(p.name for p in paths) == sorted(f"{s}.{e}" for s in stems for e in ("json", "svg"))
-    assert sorted(p for p in folder.iterdir() if p.name != ".refimpl-files") == sorted(paths)
+    assert sorted(p for p in folder.iterdir() if p.name != ".refimpl-badges") == sorted(paths)
     for path in paths:
         doc = badges(CASES["failed"])[path.stem]
         if path.suffix == ".json":

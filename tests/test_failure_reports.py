@@ -26,7 +26,7 @@ def test_a_transcript_replays_into_the_build_with_no_kit(tmp_path: Path) -> None
     assert proc.returncode == 1, proc.stderr
     doc = json.loads((tmp_path / "v.json").read_text())
     failed = [c["name"] for c in doc["checks"] if c["status"] == "failed"]
-    files = sorted(p.name for p in out.iterdir() if p.name != ".refimpl-files")  # the kit's manifest
+    files = sorted(p.name for p in out.iterdir() if p.name != ".refimpl-transcripts")  # the kit's manifest
     assert len(files) == len(failed) and "ludo__capture.jsonl" in files
     lines = [json.loads(line) for line in (out / "ludo__capture.jsonl").read_text().splitlines()]
     assert lines[0]["request"] == {"id": 0, "op": "hello", "protocol": 1}
@@ -123,8 +123,8 @@ def test_old_transcripts_and_badges_do_not_outlive_their_run_and_the_users_files
                            "capture", "--quiet", "--transcript", str(out), "--badges", str(badges)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert sorted(p.name for p in out.iterdir()) == [".refimpl-files", "README.md"]  # nothing failed now
-    assert sorted(p.name for p in badges.iterdir()) == [".refimpl-files", "all.json", "all.svg", "kit.json", "kit.svg",
+    assert sorted(p.name for p in out.iterdir()) == [".refimpl-transcripts", "README.md"]  # nothing failed now
+    assert sorted(p.name for p in badges.iterdir()) == [".refimpl-badges", "all.json", "all.svg", "kit.json", "kit.svg",
                                                         "ludo.json", "ludo.svg", "mine.json", "notes.txt"]
 
 

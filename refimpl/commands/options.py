@@ -95,6 +95,9 @@ def check_out_folder(folder: str | Path, option: str, given: str) -> None:
     there, or where one of its parent folders would go. Found before any work is done."""
     parent = Path(folder)
     while not parent.exists() and parent != parent.parent:
+        if parent.is_symlink():  # a dangling link: the kit makes nothing where it points
+            fail(f"{option} {given}: {parent} is a link to {os.readlink(parent)}, which does not exist")
         parent = parent.parent
     if parent.exists() and not parent.is_dir():
-        fail(f"{option} {given}: {parent} is a file, where a folder is due")
+        what = "a file" if parent.is_file() else "not a folder (a FIFO, a device or a socket)"
+        fail(f"{option} {given}: {parent} is {what}, where a folder is due")

@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import click
@@ -109,7 +110,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
         return
     if command is None:
         command = reference_command()
-    check_report_paths(badge_dir, transcript_dir, reproducer_dir)
+    check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
         with scope():
@@ -171,10 +172,20 @@ def reproducer_folder(path: str) -> Any:
                        lambda name: name.startswith("explore-") and name.endswith(".yaml"))
 
 
-def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None) -> None:
+def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None,
+                       files: tuple[str | None, ...] = ()) -> None:
     """Before a run: refuse (exit 2) a badge, transcript or reproducer folder holding files of the kit's kind
-    that the kit did not write, so nothing of the user's is replaced and no run is wasted."""
+    that the kit did not write, and a report file that is a folder or a dangling link, so nothing of the user's
+    is replaced, nothing is made where a link points, and no run is wasted."""
     from ..reports import badges, transcript
+
+    for path in files:
+        if path and path != "-":
+            where = Path(path)
+            if where.is_symlink() and not where.exists():
+                fail(f"cannot write {path}: a link to {os.readlink(where)}, which does not exist")
+            if where.is_dir():
+                fail(f"cannot write {path}: a folder, not a file")
 
     for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),
                          (reproducer_dir, reproducer_folder)):

@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import jsonschema
 
 from ..errors import KitError
 from ..harness.compare import MISSING
@@ -25,14 +29,48 @@ class SavedReportError(KitError):
     """A file that is not a verify report the kit can read (exit 2)."""
 
 
+DEPTH = 100  # nesting a saved report may have (a verify report's deepest value, a build's answer, is cut at 12)
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    text = resources.files("refimpl").joinpath("schemas", "output", "verify.schema.json").read_text(encoding="utf-8")
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (without recursion: a hostile file may nest as deep as it likes)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > DEPTH:
+            break
+        if isinstance(item, dict):
+            todo += [(v, level + 1) for v in item.values()]
+        elif isinstance(item, list):
+            todo += [(v, level + 1) for v in item]
+    return deepest
+
+
 def load_report(path: str | Path) -> Report:
-    """A verify JSON report (``verify --json FILE``) read back. Raises SavedReportError naming the file."""
+    """A verify JSON report (``verify --json FILE``) read back: JSON nested at most DEPTH deep, valid against
+    verify.schema.json (every field of the type the kit writes). Raises SavedReportError naming the file (and
+    the field), never anything a report would crash on later (issue 43: exit 4 for a hostile file)."""
     try:
         doc = json.loads(read_bytes(path, LIMIT))
     except OSError as exc:
         raise SavedReportError(f"{path}: cannot read: {yamlsafe.os_reason(exc)}") from None
+    except RecursionError:
+        raise SavedReportError(f"{path}: not a refimpl verify report (JSON nested too deeply to read)") from None
     except ValueError as exc:
         raise SavedReportError(f"{path}: not JSON: {exc}") from None
+    if _depth(doc) > DEPTH:
+        raise SavedReportError(f"{path}: not a refimpl verify report (JSON nested deeper than {DEPTH})")
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "the document"
+        raise SavedReportError(f"{path}: not a refimpl verify report (at {where}: {error.message[:200]})")
     try:
         return report_from_json(doc)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -8,9 +8,12 @@ and in a folder it shares with the user it removes only what it wrote itself.
   anything else (``-`` for standard output, a device such as ``/dev/null``, a FIFO with a reader) is written to
   directly and never replaced; a FIFO without a reader is refused rather than waited on.
 - ``OwnedFolder``: a folder the kit writes many files into (``--badges DIR``, ``--transcript DIR``) keeps a
-  manifest, ``.refimpl-files``, of the files the kit wrote there and their digests. A run removes only
-  those of its earlier files that are still as it wrote them, and refuses, before anything runs, to write
-  over a file of the kind it writes that it did not write (or that was changed since).
+  manifest per kind of output (``.refimpl-badges``, ``.refimpl-transcripts``, ``.refimpl-reproducer``; older
+  kits' shared ``.refimpl-files`` is still read) of the files the kit wrote there and their digests. A run
+  removes only those of its earlier files of its kind that are still as it wrote them, and refuses, before
+  anything runs, to write over a file of the kind it writes that it did not write (or that was changed since).
+  Two runs writing one folder at once take turns (a lock on the folder), so each leaves a true manifest and
+  neither locks the folder for later runs. A dangling link is never written through.
 
 Every failure is an OSError whose ``strerror`` says what is wrong, so callers name the path and exit 2.
 """
@@ -24,10 +27,11 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-MANIFEST = ".refimpl-files"
+MANIFEST = ".refimpl-files"  # a manifest of 0.3 and before, shared by every kind of output: still read
 MANIFEST_LIMIT = 1 << 20
 
 
@@ -98,6 +102,8 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> None:
         info = os.stat(target)
     except FileNotFoundError:
         info = None
+    if info is None and target.is_symlink():  # never make the file, or the folders, a dangling link points to
+        raise refused(f"a link to {os.readlink(target)}, which does not exist", errno.ENOENT)
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise refused("a folder, not a file", errno.EISDIR)
     if info is not None and not stat.S_ISREG(info.st_mode):
@@ -159,10 +165,16 @@ class OwnedFolder:
 
     def __init__(self, path: str | os.PathLike[str], what: str, ours: Callable[[str], bool]) -> None:
         self.path, self.what, self.ours = Path(path), what, ours
+        # one manifest per kind of output, so that badges and transcripts may share a folder (issue 43)
+        self.manifest = f".refimpl-{what.split()[0]}"
 
     def _manifest(self) -> dict[str, str]:
-        """name -> digest of the files the kit wrote here last, from the manifest (empty when none)."""
-        where = self.path / MANIFEST
+        """name -> digest of the files the kit wrote here last, from this kind's manifest and the shared one of
+        older kits (empty when none)."""
+        return {**self._read(MANIFEST), **self._read(self.manifest)}
+
+    def _read(self, name: str) -> dict[str, str]:
+        where = self.path / name
         try:
             raw = read_bytes(where, MANIFEST_LIMIT)
         except FileNotFoundError:
@@ -184,6 +196,8 @@ class OwnedFolder:
     def check(self) -> None:
         """Refuse (OSError) a folder holding files of the kit's kind that the kit did not write, or that
         were changed since; call it before the run, so nothing is lost and no time is wasted."""
+        if self.path.is_symlink() and not self.path.exists():
+            raise refused(f"a link to {os.readlink(self.path)}, which does not exist", errno.ENOENT)
         if not self.path.exists():
             return
         if not self.path.is_dir():
@@ -191,7 +205,7 @@ class OwnedFolder:
         written = self._manifest()
         foreign = []
         for entry in sorted(os.listdir(self.path)):
-            if entry == MANIFEST or not self.ours(entry):
+            if entry in (MANIFEST, self.manifest) or not self.ours(entry):
                 continue
             if entry not in written or not self._still_ours(entry, written[entry]):
                 foreign.append(entry)
@@ -205,15 +219,45 @@ class OwnedFolder:
         and the manifest naming them; the paths written. Raises OSError."""
         self.check()
         self.path.mkdir(parents=True, exist_ok=True)
-        new = dict(files)
-        for name, want in self._manifest().items():
-            if name not in new and self._still_ours(name, want):
-                (self.path / name).unlink()
-        written = []
-        for name, data in new.items():
-            write_file(self.path / name, data)
-            written.append(self.path / name)
-        manifest = {"written_by": "refimpl", "what": self.what,
-                    "files": {name: digest(data) for name, data in sorted(new.items())}}
-        write_file(self.path / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+        with self._locked():  # two runs writing here at once: one after the other, each leaving a true manifest
+            self.check()
+            new = dict(files)
+            for name, want in self._manifest().items():
+                if name not in new and self.ours(name) and self._still_ours(name, want):
+                    (self.path / name).unlink()
+            written = []
+            for name, data in new.items():
+                write_file(self.path / name, data)
+                written.append(self.path / name)
+            manifest = {"written_by": "refimpl", "what": self.what,
+                        "files": {name: digest(data) for name, data in sorted(new.items())}}
+            write_file(self.path / self.manifest, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+            self._forget_shared()
         return written
+
+    def _forget_shared(self) -> None:
+        """Drop this kind's files from an older kit's shared manifest (the other kinds' stay vouched for)."""
+        old = self._read(MANIFEST)
+        if not any(self.ours(name) for name in old):
+            return
+        left = {name: want for name, want in old.items() if not self.ours(name)}
+        if left:
+            doc = {"written_by": "refimpl", "what": "older outputs", "files": left}
+            write_file(self.path / MANIFEST, (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode())
+        else:
+            (self.path / MANIFEST).unlink()
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """An exclusive lock on the folder (where the system has flock)."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no lock, as before
+            yield
+            return
+        fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))  # the folder itself: no file left
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)

@@ -106,7 +106,35 @@ def load(text: str, path: str = "<yaml>") -> Any:
         problem = _problem(text)
         raise YamlError(path, problem[0] if problem else None,
                         problem[1] if problem else f"nested more than {MAX_DEPTH} deep")
+    long = _LONG_NUMBER.search(text)
+    if long is not None and _has_huge_int(data):  # Python writes no such number in words: refused here, by line
+        raise YamlError(path, text.count("\n", 0, long.start()) + 1,
+                        f"a whole number of {HUGE_DIGITS:,} digits or more; no field takes one")
     return data
+
+
+HUGE_DIGITS = 4000  # a whole number this long is refused (Python converts at most 4,300 digits to text)
+_LONG_NUMBER = re.compile(rf"[0-9]{{{HUGE_DIGITS},}}")
+
+
+def long_number(text: str) -> int | None:
+    """Where ``text`` holds a run of HUGE_DIGITS digits or more (a number load refuses), or None."""
+    found = _LONG_NUMBER.search(text)
+    return None if found is None else found.start()
+
+
+def _has_huge_int(data: Any) -> bool:
+    """Whether ``data`` holds a whole number of HUGE_DIGITS digits or more (visited without recursion)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if type(value) is int and value.bit_length() >= HUGE_DIGITS * 3.32:
+            return True
+        if type(value) is dict:
+            stack += list(value.values())
+        elif type(value) is list:
+            stack += value
+    return False
 
 
 def _bad_tag(text: str) -> tuple[int, str] | None:
