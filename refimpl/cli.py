@@ -90,6 +90,13 @@ class KitGroup(click.Group):
             sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise  # usage errors and --help: click's own, exit 2 and 0
+        except BrokenPipeError:  # the reader of its output went away (``| head``): quiet, and not a verdict
+            try:
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            sys.exit(Exit.OUTPUT_CLOSED)
         except KitError as exc:
             fail(str(exc), exc.exit_code)
         except Exception as exc:  # noqa: BLE001 - the boundary: a bug of the kit, said as one
@@ -106,7 +113,8 @@ def main() -> None:
     """Conformance kit for the five tabletop rule specs.
 
     Exit codes: 0 conforms, 1 does not conform, 2 bad usage or input, 3 the build under test broke, 4 a bug in
-    the kit (internal error: the message names a file with the traceback), 130/143 interrupted.
+    the kit (internal error: the message names a file with the traceback), 130/143 interrupted, 141 the reader of
+    its output went away.
     """
 
 

@@ -17,6 +17,7 @@ class ExitCode(IntEnum):
     BUILD_BROKE = 3  # the build under test crashed, hung or broke the protocol
     INTERNAL_ERROR = 4  # a bug in the kit: nothing is said about the build; please report it
     INTERRUPTED = 130  # Ctrl-C (SIGINT): what ran is printed, every process the run started is ended
+    OUTPUT_CLOSED = 141  # the reader of its output went away (``| head``), as a shell reports SIGPIPE: no verdict
     TERMINATED = 143  # SIGTERM (a cancelled CI job): the same
 
 

@@ -237,3 +237,23 @@ def test_refimpl_serve_refuses_deep_nesting_and_bad_starts_without_dying() -> No
     assert [a["error"]["code"] for a in answers[:-1]] == ["bad-request"] * 12
     assert "nested more than 64 deep" in answers[0]["error"]["message"]
     assert answers[1]["id"] == 1 and answers[-1] == {"id": 4, "ok": True}
+
+
+def test_refimpl_serve_whose_reader_goes_away_ends_quietly(tmp_path: Path) -> None:
+    """A reader that closes the pipe (the kit gone, ``| head -1``) ends serve's session as the end of input does:
+    exit 0, nothing on stderr, no internal-error file (issue 43: exit 4, "a bug in the kit")."""
+    proc = subprocess.Popen([PY, "-m", "refimpl", "serve"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert proc.stdin and proc.stdout and proc.stderr
+    proc.stdin.write(b'{"id":1,"op":"hello","protocol":1}\n')
+    proc.stdin.flush()
+    assert proc.stdout.readline().startswith(b'{"id":1,"ok":true')
+    proc.stdout.close()  # the reader goes away
+    try:
+        for _ in range(2000):
+            proc.stdin.write(b'{"id":1,"op":"hello","protocol":1}\n')
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    assert proc.wait(timeout=30) == 0
+    assert proc.stderr.read() == b"" and not list(tmp_path.glob("refimpl-internal-error-*"))

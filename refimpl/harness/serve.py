@@ -220,18 +220,32 @@ def serve(stdin: TextIO, stdout: TextIO, engines: Mapping[str, Game[Any, Any]] |
     """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
 
     Each answer is written (flushed) as soon as it is ready; requests are read in whatever chunks
-    have arrived, since the kit may pipeline them.
+    have arrived, since the kit may pipeline them. A reader that goes away (a closed pipe) ends the session
+    quietly, as the end of input does.
     """
     session = session_class(GAMES if engines is None else engines, name, reuse_views=True)
     read, write = _chunks(stdin), _writer(stdout)
-    for line in request_lines(read):
-        if line is None:
-            write(jsonio.dumps(_error(None, "bad-request", f"a request line is at most {MAX_REQUEST_LINE} bytes"))
-                  + b"\n")
-        elif line.strip():
-            write(jsonio.dumps(session.answer(line.decode("utf-8", "replace"))) + b"\n")
-        if session.quitting:
-            return
+    try:
+        for line in request_lines(read):
+            if line is None:
+                write(jsonio.dumps(_error(None, "bad-request", f"a request line is at most {MAX_REQUEST_LINE} "
+                                                              f"bytes")) + b"\n")
+            elif line.strip():
+                write(jsonio.dumps(session.answer(line.decode("utf-8", "replace"))) + b"\n")
+            if session.quitting:
+                return
+    except BrokenPipeError:
+        _quiet_stdout(stdout)
+
+
+def _quiet_stdout(stdout: TextIO) -> None:
+    """Point ``stdout``'s descriptor at the null device, so that nothing written at exit fails again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+    except (AttributeError, OSError, ValueError):
+        pass
 
 
 def request_lines(read: Callable[[], bytes], limit: int = MAX_REQUEST_LINE) -> Iterator[bytes | None]:
