@@ -176,3 +176,27 @@ def test_fuzz_as_the_judge_records_time_to_find_and_reproducer_length() -> None:
     assert 0 <= record["found_after"] < 60 and 1 <= record["steps"] <= 10
     assert "fuzz findings" in score_text(score([{**record, "id": win_at_five.id, "game": "beacon-lines"}],
                                                [win_at_five], []))
+
+
+def test_an_interrupted_campaign_leaves_no_copy_of_the_package(tmp_path: Path) -> None:
+    """SIGTERM ends the workers at once; the package copies they were judging are removed with the run's folder
+    (issue 43: refimpl-mutant-* folders were left in $TMPDIR)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "refimpl", "mutants", "--sample", "40", "--jobs", "2", "--out",
+                             str(tmp_path / "out")], cwd=tmp_path, env={**os.environ, "TMPDIR": str(scratch)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(scratch.glob("refimpl-mutants-*/refimpl-mutant-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(scratch.glob("refimpl-mutants-*/refimpl-mutant-*")), "no mutant was being judged"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143 and "Traceback" not in err, err[-2000:]
+    assert list(scratch.iterdir()) == []

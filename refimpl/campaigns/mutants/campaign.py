@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import shlex
 import shutil
@@ -171,6 +172,8 @@ class Job:
     site: Site
     timeout: float
     judge: str = "verify"
+    folder: str | None = None  # where the package copy goes: the run's own folder, removed by the run however it
+    # ends (a worker killed on Ctrl-C never removes its copy itself); None or absent (a cluster's worker): $TMPDIR
 
 
 def run_mutant(job: Job) -> dict[str, Any]:
@@ -179,12 +182,13 @@ def run_mutant(job: Job) -> dict[str, Any]:
     started = time.monotonic()
     record: dict[str, Any] = {"status": Status.ERROR, "by": "", "detail": ""}
     try:
-        with tempfile.TemporaryDirectory(prefix="refimpl-mutant-") as tmp:
+        here = job.folder if job.folder and os.path.isdir(job.folder) else None
+        with tempfile.TemporaryDirectory(prefix="refimpl-mutant-", dir=here) as tmp:
             shutil.copytree(PACKAGE, Path(tmp) / "refimpl", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
             target = Path(tmp) / site.file
             target.write_text(mutate(target.read_text(encoding="utf-8"), site), encoding="utf-8")
             command = build_command(Path(tmp), f"mutant {site.id}")
-            judged = _fuzz_mutant(command, site, job.timeout) if job.judge == "fuzz" else \
+            judged = _fuzz_mutant(command, site, job.timeout, tmp) if job.judge == "fuzz" else \
                 _verify_mutant(command, site, job.timeout)
             record.update(judged)
     except Exception as exc:  # noqa: BLE001 - a kit problem, recorded with the mutant
@@ -194,8 +198,9 @@ def run_mutant(job: Job) -> dict[str, Any]:
     return record
 
 
-def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
-    """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it."""
+def _fuzz_mutant(command: str, site: Site, timeout: float, scratch: str | None = None) -> dict[str, Any]:
+    """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it;
+    the reproducers go into a folder below ``scratch`` (the mutant's own folder)."""
     from ...harness.driver import BuildBroke
     from ..fuzz import FuzzSettings, fuzz
 
@@ -203,7 +208,7 @@ def _fuzz_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     searched = 0.0
     for name in sorted(GAMES) if game == SHARED else [game]:
         began = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="refimpl-fuzz-") as out:
+        with tempfile.TemporaryDirectory(prefix="refimpl-fuzz-", dir=scratch) as out:
             try:
                 report = fuzz(command, FuzzSettings(name, max_time=FUZZ_BUDGET, timeout=timeout), out)
             except BuildBroke as exc:
@@ -319,15 +324,19 @@ def run_campaign(sites: list[Site], out: Path, jobs: int = 1, timeout: float = 5
     results = Results(out, kit)
     todo = [s for s in sites if results.get(s) is None]
     done = len(sites) - len(todo)
-    for job, record in run_jobs(run_mutant, [Job(s, timeout, judge) for s in todo], jobs, cluster):
-        site = job.site
-        record.update(id=site.id, file=site.file, line=site.line, qualname=site.qualname,
-                      operator=site.operator, before=site.before, after=site.after, game=game_of(site.file),
-                      kit=kit, source=_file_digest(site.file), judge=judge)
-        results.add(record)
-        done += 1
-        if progress is not None:
-            progress(done, len(sites), record)
+    folder = tempfile.mkdtemp(prefix="refimpl-mutants-")
+    try:
+        for job, record in run_jobs(run_mutant, [Job(s, timeout, judge, folder) for s in todo], jobs, cluster):
+            site = job.site
+            record.update(id=site.id, file=site.file, line=site.line, qualname=site.qualname,
+                          operator=site.operator, before=site.before, after=site.after, game=game_of(site.file),
+                          kit=kit, source=_file_digest(site.file), judge=judge)
+            results.add(record)
+            done += 1
+            if progress is not None:
+                progress(done, len(sites), record)
+    finally:  # after the workers have ended (run_jobs reaps them): no package copy is left behind
+        shutil.rmtree(folder, ignore_errors=True)
     return [results.get(s) or {} for s in sites]
 
 
