@@ -121,6 +121,24 @@ def test_verify_judges_a_build_under_its_profile(tmp_path: Path) -> None:
     assert "first \"sparkia\" -> \"gaias\"" in bad.stdout
 
 
+def test_a_profile_that_changes_the_board_is_judged_like_the_default(tmp_path: Path) -> None:
+    """A Conquest King map 20 columns wide (within the documented range): the scenarios that lay the 16x8 map of
+    the default are not run, with the reason; the rest run, and a report is written (issue 43: exit 2, no report,
+    when a scenario step started a 16x8 terrain on the reference)."""
+    rows = [r + "...." for r in default_values("conquest-king")["map.terrain"]]
+    path = tmp_path / "wide.yaml"
+    path.write_text(yaml.safe_dump({"game": "conquest-king", "name": "wide", "set": {
+        "map.width": 20, "map.terrain": rows, "map.castles.gaias": [19, 7]}}))
+    served = f"{PY} -m refimpl serve --profile {path}"
+    proc = kit("verify", "--impl", served, "--profile", str(path), "--game", "conquest-king", "--no-explore",
+               "--quiet", "--format", "json")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    doc = json.loads(proc.stdout)
+    skipped = [c for c in doc["checks"] if c["status"] == "not_run"]
+    assert skipped and all("the profile wide" in c["detail"] for c in skipped)
+    assert sum(c["status"] == "passed" for c in doc["checks"]) > 10
+
+
 def test_fuzz_under_a_profile(tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
     path.write_text(CK_PROFILE)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import suite
+from ..errors import KitError
 from ..games import GAMES
 from ..harness.driver import ReferenceDriver
 from ..harness.trace import Trace, by_reference
@@ -110,14 +111,17 @@ def under_profiles(traces: list[Trace], scenarios: list[Scenario], mine: dict[st
             runnable.append(scenario)
             continue
         reference = ReferenceDriver()
-        outcome = run_scenario(scenario, reference)
-        if outcome.status == Status.PASSED:
+        try:
+            outcome = run_scenario(scenario, reference)
+            passed, said = outcome.status == Status.PASSED, outcome.detail
+        except KitError as exc:  # a step the profile makes impossible (a start on a map of another size)
+            passed, said = False, str(exc)
+        if passed:
             runnable.append(scenario)
         else:
             run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN,
                           f"not run: the reference under the profile {profile.name} does not pass it (it depends "
-                          f"on a value the profile changes): "
-                          f"{outcome.detail.splitlines()[0] if outcome.detail else ''}"))
+                          f"on a value the profile changes): {said.splitlines()[0] if said else ''}"))
     return kept, runnable
 
 
