@@ -157,3 +157,27 @@ def test_verify_end_to_end_with_a_build_that_prints_garbage(tmp_path: Path) -> N
     assert text.returncode == 3 and b"Traceback" not in text.stderr, text.stderr[-2000:]
     out = text.stdout.decode("utf-8")
     assert "Build: junk \ufffd build \\x1b[1m 1.0\\x00" in out and "\\x1b[31mwarn" in out
+
+
+def test_transcripts_stay_bounded_whatever_the_answers_weigh(tmp_path: Path) -> None:
+    """Every answer lawful and a megabyte long (a field the protocol does not name): with --transcript, a run
+    of the 637-step Ludo game stays within a few hundred megabytes (issue 43: 2.1 GB, and transcripts of gigabytes),
+    and a transcript keeps each such answer as its outline."""
+    from refimpl.harness import recording
+
+    build = f"{sys.executable} {ROOT / 'tests/builds/hostile_answers.py'} verbose"
+    command = [sys.executable, "-m", "refimpl", "verify", "--impl", build, "--game", "ludo", "-k", "cpu-game",
+               "--no-scenarios", "--no-explore", "--quiet", "--transcript", str(tmp_path / "tr")]
+    measure = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True); "
+               "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")  # its own children only
+    proc = subprocess.run([sys.executable, "-c", measure, *command], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    code, peak_kb = map(int, proc.stdout.split())
+    assert code == 0 and peak_kb < 400_000, (code, f"{peak_kb} KB", proc.stderr[-2000:])
+    entry = {"response": {"id": 3, "ok": True, "state": {"game": "ludo"}, "padding": "x" * 100_000}}
+    kept, used = recording.kept(entry, 0)
+    assert kept == {"response": {"id": 3, "ok": True, "state": {"game": "ludo"},
+                                 "<not kept>": "fields the protocol does not name: padding"}}
+    cut, total = recording.kept({"request": {"id": 4}}, recording.TRANSCRIPT_TOTAL)
+    assert cut is not None and "later exchanges not kept" in cut["cut"] and total > recording.TRANSCRIPT_TOTAL
+    assert recording.kept({"request": {"id": 5}}, total) == (None, total)

@@ -169,11 +169,20 @@ def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
         rej = message["rejected"]
         if request(op).get("op") != "apply":
             raise BadAnswer(f"{request(op)['op']} answered with a rejection; only apply is rejected")
-        return Rejected(str(rej.get("code")), str(rej.get("message", "")))
+        return Rejected(str(rej.get("code")), _said(rej.get("message", "")))
     error = message.get("error")
     if not isinstance(error, dict):
         raise BadAnswer("an answer with ok false holds neither rejected nor error")
-    return Refused(str(error.get("code")), str(error.get("message", "")))
+    return Refused(str(error.get("code")), _said(error.get("message", "")))
+
+
+MESSAGE_LIMIT = 2000  # characters of a build's rejection or error message the kit keeps (it judges the code)
+
+
+def _said(message: JSON) -> str:
+    """A build's message, as the kit keeps it: at most MESSAGE_LIMIT characters, the cut said."""
+    text = str(message)
+    return text if len(text) <= MESSAGE_LIMIT else f"{text[:MESSAGE_LIMIT]}... ({len(text)} characters)"
 
 
 def expect_state(outcome_: Outcome, what: str) -> dict[str, JSON] | Rejected:

@@ -24,7 +24,7 @@ import jsonschema
 from .. import PROTOCOL_VERSION
 from ..games import JSON
 from ..util import jsonio
-from . import processes
+from . import processes, recording
 from .chance import CAPABILITY, Rewriter
 from .driver import (
     BadAnswer,
@@ -474,6 +474,7 @@ class ProtocolDriver(CallsByBatch):
                  transcript: list[dict[str, JSON]] | None = None) -> None:
         self.command, self.timeout, self.pipeline = command, timeout, pipeline
         self.transcript = transcript  # every exchange from the hello on (see CallsByBatch)
+        self._noted: tuple[Any, int] = (None, 0)  # (the transcript list, bytes noted in it): _note's bound
         self._next_id = 0
         self._fixed: dict[Op, bytes] = {}  # op -> its request as written, less the id (_send)
         self.process = BuildProcess(command, timeout)
@@ -509,8 +510,7 @@ class ProtocolDriver(CallsByBatch):
         rid = self._next_id
         self._next_id += 1
         message = {"id": rid, **body}
-        if self.transcript is not None:
-            self.transcript.append({"request": message})
+        self._note({"request": message})
         self.process.send(message, more)
         return rid
 
@@ -524,8 +524,7 @@ class ProtocolDriver(CallsByBatch):
             rest = self._fixed[op] = _encode(request(op)).encode()[1:]  # (what follows the opening brace)
         rid = self._next_id
         self._next_id += 1
-        if self.transcript is not None:
-            self.transcript.append({"request": {"id": rid, **request(op)}})
+        self._note({"request": {"id": rid, **request(op)}})
         self.process.send_text(b'{"id":%d,%s' % (rid, rest), more)
         return rid
 
@@ -533,12 +532,21 @@ class ProtocolDriver(CallsByBatch):
         try:
             message = self.process.receive(rid, known)
         except BuildBroke as exc:
-            if self.transcript is not None:
-                self.transcript.append({"broke": {"cause": exc.cause, "message": exc.message}})
+            self._note({"broke": {"cause": exc.cause, "message": exc.message}})
             raise
-        if self.transcript is not None:
-            self.transcript.append({"response": message})
+        self._note({"response": message})
         return message
+
+    def _note(self, entry: dict[str, JSON]) -> None:
+        """Add ``entry`` to the transcript, if one is kept, within its bounds (recording.kept)."""
+        if self.transcript is None:
+            return
+        if self.transcript is not self._noted[0]:
+            self._noted = (self.transcript, 0)
+        entry_, used = recording.kept(entry, self._noted[1])
+        if entry_ is not None:
+            self.transcript.append(entry_)
+        self._noted = (self.transcript, used)
 
     def _call(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
         return self._receive(self._request(body))

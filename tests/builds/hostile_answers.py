@@ -1,7 +1,10 @@
 """The reference, with its state views turned hostile from the second action on: what a report of a
 failing check must still carry whole and well-formed.
 
-    python tests/builds/hostile_answers.py MODE    (surrogate | controls | deep | many-keys | long)
+    python tests/builds/hostile_answers.py MODE    (surrogate | controls | deep | many-keys | long | verbose)
+
+verbose: every answer lawful, and just under the 1 MiB line limit (a field the protocol does not name, which a
+reader ignores, and a rejection's message): what a run's memory and reports must stay bounded under.
 """
 
 from __future__ import annotations
@@ -41,7 +44,11 @@ def main() -> None:
         request = json.loads(line)
         response = session.answer(line)
         applies += request.get("op") == "apply"
-        if applies >= 2 and isinstance(response.get("state"), dict):
+        if mode == "verbose":
+            response["padding"] = "x" * (1_000_000 - 2_000)
+            if isinstance(response.get("rejected"), dict):
+                response["rejected"]["message"] = "y" * 20_000
+        elif applies >= 2 and isinstance(response.get("state"), dict):
             spoil(mode, response["state"])
         sys.stdout.write(json.dumps(response) + "\n")
         sys.stdout.flush()
