@@ -216,8 +216,16 @@ def test_max_time_bounds_a_run_and_says_what_did_not_run() -> None:
 
 
 def test_progress_is_plain_lines_off_a_terminal_and_nothing_with_quiet() -> None:
+    """Off a terminal (a CI log): a line for each problem as it happens and a count at each tenth of the run, not a
+    line a check (issue 43: 343 lines)."""
     proc = kit("verify", "-k", "safe-route", "--no-scenarios")
-    assert proc.returncode == 0 and "[1/2] passed   trace beacon-lines/safe-route" in proc.stderr, proc.stderr
+    assert proc.returncode == 0 and "[2/2] checks done: 2 passed" in proc.stderr, proc.stderr
+    many = kit("verify", "--game", "ludo", "--no-explore")
+    lines = many.stderr.splitlines()
+    assert many.returncode == 0 and 5 <= len(lines) <= 12 and all("checks done" in line for line in lines), lines
+    wrong = kit("verify", "--impl", f"{PY} {ROOT / 'tests/builds/wrong.py'} capture-bonus", "--game", "ludo",
+                "--no-explore", "--no-scenarios")
+    assert any(" failed   trace ludo/" in line for line in wrong.stderr.splitlines()), wrong.stderr
     proc = kit("verify", "-k", "safe-route", "--no-scenarios", "--quiet")
     assert proc.returncode == 0 and proc.stderr == ""
 

@@ -149,17 +149,31 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     sys.exit(result.exit_code)
 
 
+PROGRESS_STEPS = 10  # off a terminal: a line at each tenth of the run (and one for each problem as it happens)
+
+
 def progress_printer() -> Callable[[Any, int, int], None]:
-    """Progress on stderr: a bar redrawn in place on a terminal, else a plain line per check."""
+    """Progress on stderr: a bar redrawn in place on a terminal; elsewhere (a CI log) a line for each check that
+    failed, broke or passed unexpectedly, as it ends, and a count at each tenth of the run, so a log of 350 checks
+    gets a dozen lines, not 350 (issue 43)."""
     tty = sys.stderr.isatty()
+    counts: dict[str, int] = {}
+    shown = [0]  # the last tenth a count was printed for
 
     def show(check: Any, done: int, total: int) -> None:
         if tty:
             filled = 30 * min(done, total) // max(total, 1)
             click.echo(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} checks ({check.kind}s) ",
                        err=True, nl=False)
-        else:
+            return
+        counts[str(check.status)] = counts.get(str(check.status), 0) + 1
+        if str(check.status) in ("failed", "broke", "xpass"):
             click.echo(f"[{done}/{total}] {check.status:8} {check.kind} {printable(check.name)}", err=True)
+        tenth = PROGRESS_STEPS * done // max(total, 1)
+        if tenth > shown[0] or done == total:
+            shown[0] = tenth
+            tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+            click.echo(f"[{done}/{total}] checks done: {tally}", err=True)
 
     return show
 
