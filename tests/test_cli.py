@@ -185,3 +185,13 @@ class _Wrapped:
         if name == "inner":
             raise AttributeError(name)
         return getattr(self._wrapped, name)
+
+
+def test_show_and_replay_take_the_check_names_verify_prints() -> None:
+    """``ludo/capture``, as verify names the check, is the bundled trace traces/ludo/capture.yaml (issue 43)."""
+    replayed = run("replay", "ludo/capture")
+    assert replayed.exit_code == 0 and "1 conform" in replayed.output, replayed.output
+    shown = run("show", "ludo/capture", "--step", "1")
+    assert shown.exit_code == 0 and "<!DOCTYPE html>" in shown.output
+    missing = run("replay", "ludo/no-such-trace")
+    assert missing.exit_code == 2 and "ludo/no-such-trace: no such file or folder" in missing.output

@@ -370,15 +370,15 @@ def load_traces(paths: Iterable[str | Path]) -> list[Trace]:
 
 def find_traces(paths: Iterable[str | Path]) -> list[Path]:
     """Expand files and folders (recursively, ``*.yaml``/``*.yml``) in a stable order. A path that is not
-    there but names a bundled one (``traces/ludo/capture.yaml``, as reports name them) is the bundled one.
-    Raises TraceError."""
+    there but names a bundled one is the bundled one: by its file (``traces/ludo/capture.yaml``, as reports name
+    files) or by its check's name (``ludo/capture``, as ``verify`` names a trace check). Raises TraceError."""
     from .. import suite
 
     found: list[Path] = []
     for item in paths:
         p = Path(item)
         if not os.path.lexists(p):
-            p = suite.resolve(p) or p
+            p = suite.resolve(p) or _by_check_name(p) or p
         if p.is_dir():
             for q in sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and not q.is_dir()):
                 if not q.is_file():  # a FIFO, a device or a dangling link named like a trace: never opened
@@ -394,6 +394,16 @@ def find_traces(paths: Iterable[str | Path]) -> list[Path]:
                 reason = "no such file or folder" if not os.path.lexists(p) else yamlsafe.os_reason(exc)
             raise TraceError(str(p), None, reason)
     return found
+
+
+def _by_check_name(name: Path) -> Path | None:
+    """The bundled trace a verify check name (``ludo/capture``: game, then the trace's name) stands for."""
+    from .. import suite
+
+    parts = name.parts
+    if len(parts) != 2 or name.suffix in (".yaml", ".yml"):
+        return None
+    return suite.resolve(Path("traces", parts[0], parts[1] + ".yaml"))
 
 
 def _not_regular(path: Path) -> str:
