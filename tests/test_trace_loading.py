@@ -72,3 +72,19 @@ def test_the_common_start_and_rules_forms_skip_the_schema_and_their_faults_do_no
               {"action": {"type": "roll"}, "rules": ["ld-end-1"]}]
     assert all(_plainly_valid(s) and _STEP_VALIDATOR.is_valid(s) for s in plain)
     assert not any(_plainly_valid(s) or _STEP_VALIDATOR.is_valid(s) for s in faulty)
+
+
+def test_a_tag_or_a_huge_number_inside_the_steps_is_refused_by_its_line() -> None:
+    """The steps are read one by one where they can be; a tag outside the core schema, or a number too long to
+    write, inside them is refused with its line as it is elsewhere (issue 43: the tag was dropped silently)."""
+    import pytest
+
+    from refimpl.harness.trace import TraceError
+
+    head = "version: 1\ngame: ludo\ntitle: t\nrules: []\nsource: x\nseed: 1\nsteps:\n  - action: {type: roll}\n"
+    with pytest.raises(TraceError, match=r"tagged.yaml:9: the tag !!python/object/apply:os.system is not taken"):
+        parse_trace(head + '  - action: !!python/object/apply:os.system ["echo hi"]\n', "tagged.yaml")
+    with pytest.raises(TraceError, match=r"huge.yaml:9: a whole number of 4,000 digits or more"):
+        parse_trace(head + "  - action: {type: roll, face: " + "9" * 5000 + "}\n", "huge.yaml")
+    fine = parse_trace(head + "  - action: {type: roll}\n    note: nothing moves!\n", "fine.yaml")
+    assert len(fine.steps) == 2

@@ -229,8 +229,9 @@ def _header(text: str, path: str) -> tuple[Any, _Raw]:
     if spans is not None:
         key, end, _, _ = spans
         block = text[key:end]
-        # no anchors or aliases in the steps, nor a number too long to write: each step reads alone
-        if "&" not in block and "*" not in block and yamlsafe.long_number(block) is None:
+        # no anchors, aliases or tags in the steps, nor a number too long to write: each step reads alone (a tag
+        # or the rest is for the whole document's reading, which refuses what it must by line)
+        if not any(c in block for c in "&*!") and yamlsafe.long_number(block) is None:
             header_text = text[:key] + "steps: []\n" + text[end:]
             try:
                 header = yamlsafe.load(header_text, path) if not text.startswith(yamlsafe.BOM) else None
