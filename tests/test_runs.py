@@ -96,3 +96,30 @@ def test_junit_cases_carry_time_file_and_line(saved: tuple[Path, Path, Path]) ->
     assert capture.get("file") == "traces/ludo/capture.yaml" and capture.get("line") == "23"
     passing = next(c for c in cases if c.get("name") == "ludo/triple-six")
     assert passing.get("file") == "traces/ludo/triple-six.yaml"
+
+
+def test_the_summary_names_what_the_annotation_limit_drops_and_rules_are_placed_in_the_kit() -> None:
+    """GitHub annotates ten problems a step: the step summary shows the same ten first, in the same order, and
+    names every other; a rule's place is a place in the kit that judged, not a path in the user's repository
+    (issue 43)."""
+    from refimpl import __version__
+    from refimpl.reports.github import MAX_ERRORS, annotations
+    from refimpl.reports.markdown import markdown
+    from refimpl.reports.text import verify_text
+    from refimpl.verify import VerifySettings, verify
+
+    report = verify(f"{sys.executable} {ROOT / 'tests/builds/misread.py'} LD-R2",
+                    VerifySettings(games=["ludo"], explore=0))
+    bad = [c for c in report.checks if c.status == "failed"]
+    assert len(bad) > MAX_ERRORS + 2
+    summary = markdown(report)
+    from urllib.parse import unquote  # an annotation's title has ':' and ',' %-escaped
+
+    annotated = [unquote(line.split("title=")[1].split("::")[0]) for line in annotations(report).splitlines()
+                 if line.startswith("::error")]
+    assert len(annotated) == MAX_ERRORS
+    detailed = [line for line in summary.splitlines() if line.startswith("- **failed**")]
+    assert [d.split("`")[1] for d in detailed] == [a.split(" ", 2)[2].rsplit(" [", 1)[0] for a in annotated]
+    assert all(f"`{c.name}`" in summary for c in bad), "every failing check is named in the summary"
+    text = verify_text(report)
+    assert f"(refimpl {__version__} specs/ludo.md:" in text

@@ -11,7 +11,8 @@ from .model import STATUSES, VERDICTS, Report
 from .safetext import one_line
 from .text import show_value
 
-SUMMARY_FAILURES = 10  # failures named in a markdown summary
+SUMMARY_FAILURES = 10  # failures a markdown summary shows in detail (the ten GitHub annotates, in its order)
+SUMMARY_NAMED = 100  # failures past those it names, one phrase each
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
 
@@ -51,7 +52,9 @@ def markdown(report: Report) -> str:
             mine = [c for c in report.checks if c.game == game]
             lines.append(f"| {game} | " + " | ".join(str(sum(c.status == s for c in mine)) for s in STATUSES) + " |")
         lines.append("")
-    bad = [c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)]
+    from .text import likeliest_first
+
+    bad = likeliest_first([c for c in report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
     for c in bad[:SUMMARY_FAILURES]:
         rules = ", ".join(c.credited) or "-"
         lines.append(f"- **{c.status}** {c.kind} {code(c.name)} [{rules}]")
@@ -68,6 +71,10 @@ def markdown(report: Report) -> str:
                     lines.append(f"  - {rule}: {first_sentence(found[0])}")
         elif c.detail:
             lines.append(f"  - {plain(c.detail.splitlines()[0][:300])}")
-    if len(bad) > SUMMARY_FAILURES:
-        lines.append(f"- ... and {len(bad) - SUMMARY_FAILURES} more (the reports list all)")
+    more = bad[SUMMARY_FAILURES:]
+    if more:  # named here too: GitHub annotates ten problems a step, and drops the rest
+        lines.append(f"- ... and {len(more)} more: " + ", ".join(f"{code(c.name)} [{', '.join(c.credited) or '-'}]"
+                                                          for c in more[:SUMMARY_NAMED])
+                     + (f" and {len(more) - SUMMARY_NAMED} others (the reports list all)"
+                        if len(more) > SUMMARY_NAMED else ""))
     return "\n".join(lines) + "\n"

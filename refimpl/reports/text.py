@@ -161,6 +161,14 @@ def verify_text(report: Report) -> str:
     return printable("\n".join(lines) + "\n")
 
 
+def kit_place(spec: str, line: int) -> str:
+    """Where a rule is stated, as a place in the kit that judged, not in the user's repository (issue 43):
+    ``refimpl 0.4.0 specs/ludo.md:114`` (``refimpl rule ID`` prints it from the installed kit)."""
+    from .. import __version__
+
+    return f"refimpl {__version__} {spec}:{line}"
+
+
 def first_cause(bad: list[Check]) -> tuple[str, int] | None:
     """(the rule most of the failing checks are credited to, how many), when one rule leads and more than one
     check failed; None otherwise."""
@@ -296,7 +304,7 @@ def failure_lines(failure: Failure) -> list[str]:
     for rule in dict.fromkeys(f.rule for f in failure.fields[:SHOWN_FIELDS] if f.rule):
         found = rule_words(rule)
         if found is not None:
-            lines.append(_clip(f"{rule} ({found[1]}:{found[2]}): {first_sentence(found[0])}", 200))
+            lines.append(_clip(f"{rule} ({kit_place(found[1], found[2])}): {first_sentence(found[0])}", 200))
     for later in failure.later[:SHOWN_LATER]:
         lines.append("then, judged from the reference's position before the step (resynchronised):")
         lines += ["  " + line for line in failure_lines(replace(later, later=()))]
