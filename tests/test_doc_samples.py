@@ -56,8 +56,9 @@ def test_a_sample_output_is_the_kits_output(file: str, line: int, command: str, 
             continue
         while where < len(actual) and actual[where] != wanted:
             where += 1
+        shown = "\n".join(actual[:80])
         assert where < len(actual), (f"{file}:{line + 2 + i}: the sample's line is not in the output of "
-                                     f"{command!r} (in its order):\n  {wanted!r}\nthe output:\n" + "\n".join(actual[:80]))
+                                     f"{command!r} (in its order):\n  {wanted!r}\nthe output:\n{shown}")
         where += 1
 
 
