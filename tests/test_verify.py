@@ -317,3 +317,24 @@ def test_a_run_stopped_early_lists_every_selected_check(stop: list[str]) -> None
 
 def doc_stopped(doc: dict) -> str:  # type: ignore[type-arg]
     return str(doc.get("stopped") or "")
+
+
+def test_isolate_env_gives_a_build_the_allow_list_alone(tmp_path: Path) -> None:
+    """Without --isolate-env a build gets the kit's whole environment (a token of the CI's too); with it, only the
+    documented allow-list and the kit's tags (issue 43)."""
+    dump = tmp_path / "env.txt"
+    script = tmp_path / "build.py"
+    script.write_text(f"import os, sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+                      f"open({str(dump)!r}, 'w').write('\\n'.join(sorted(os.environ)))\n"
+                      "from refimpl.harness.serve import serve\nserve(sys.stdin, sys.stdout)\n")
+    args = ["--impl", f"{PY} {script}", "--game", "ludo", "-k", "capture", "--no-scenarios", "--no-explore",
+            "--quiet"]
+    env = {**__import__("os").environ, "SECRET_TOKEN": "abc", "GITHUB_OUTPUT": str(tmp_path / "out")}
+    whole = subprocess.run([sys.executable, "-m", "refimpl", "verify", *args], cwd=ROOT, env=env, timeout=120,
+                           capture_output=True, text=True)
+    assert whole.returncode == 0 and "SECRET_TOKEN" in dump.read_text().split()
+    kept = subprocess.run([sys.executable, "-m", "refimpl", "verify", *args, "--isolate-env"], cwd=ROOT, env=env,
+                          timeout=120, capture_output=True, text=True)
+    names = set(dump.read_text().split())
+    assert kept.returncode == 0 and "SECRET_TOKEN" not in names and "GITHUB_OUTPUT" not in names
+    assert "PATH" in names and "REFIMPL_BUILD_TAG" in names

@@ -13,7 +13,15 @@ from ..harness.executor import ExecutorError
 from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
 from ..status import Status
-from .options import check_out_folder, cluster_option, fail, load_profiles, profile_option, reference_command
+from .options import (
+    check_out_folder,
+    cluster_option,
+    fail,
+    isolate_env_option,
+    load_profiles,
+    profile_option,
+    reference_command,
+)
 
 
 @click.command("fuzz")
@@ -41,6 +49,7 @@ from .options import check_out_folder, cluster_option, fail, load_profiles, prof
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @profile_option
+@isolate_env_option
 @cluster_option
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int | None, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,

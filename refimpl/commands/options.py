@@ -34,6 +34,21 @@ def profile_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "game under these chosen values. Repeatable, one per game.")(func)
 
 
+def isolate_env_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--isolate-env``: builds start with a documented allow-list of the environment alone (no tokens, no CI
+    file-command paths); set for this process and the workers it starts (processes.build_environment)."""
+    def isolate(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if value:
+            from ..harness.processes import ISOLATE
+
+            os.environ[ISOLATE] = "1"
+
+    return click.option("--isolate-env", is_flag=True, expose_value=False, callback=isolate,
+                        help="Start builds with a short allow-list of the environment (PATH, HOME, the locale, "
+                             "TMPDIR...: docs/verify.md), not the whole of it: no tokens or CI paths reach a "
+                             "build you did not write.")(func)
+
+
 def load_profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
     """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
     from ..rulebook.profiles import ProfileError, by_game, load_profile

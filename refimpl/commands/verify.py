@@ -18,7 +18,7 @@ from ..reports.model import Report
 from ..reports.safetext import printable
 from ..reports.terminal import echo_text
 from ..util import yamlsafe
-from .options import JOBS, fail, load_profiles, profile_option, reference_command, write_text
+from .options import JOBS, fail, isolate_env_option, load_profiles, profile_option, reference_command, write_text
 
 
 @click.command("verify")
@@ -74,6 +74,7 @@ from .options import JOBS, fail, load_profiles, profile_option, reference_comman
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
 @profile_option
+@isolate_env_option
 def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,

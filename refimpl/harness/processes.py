@@ -42,6 +42,20 @@ import psutil
 
 BUILD_TAG = "REFIMPL_BUILD_TAG"
 RUN_TAGS = "REFIMPL_RUN_TAGS"
+ISOLATE = "REFIMPL_ISOLATE_ENV"  # "1" (verify --isolate-env, fuzz --isolate-env): builds get ALLOWED_ENV alone
+# What a build keeps of the kit's environment under --isolate-env: where programs are, who and where it runs,
+# its language and time zone, its temporary folder (docs/verify.md "The environment a build gets").
+ALLOWED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP",
+               "TMP", "SYSTEMROOT")
+
+
+def build_environment() -> dict[str, str]:
+    """The environment a build starts with: the kit's whole environment, or, under ``REFIMPL_ISOLATE_ENV=1``,
+    ALLOWED_ENV and the locale's LC_* alone (no tokens, no CI file-command paths); the kit's tags are added
+    by the caller."""
+    if os.environ.get(ISOLATE) != "1":
+        return dict(os.environ)
+    return {k: v for k, v in os.environ.items() if k in ALLOWED_ENV or k.startswith("LC_") or k == RUN_TAGS}
 GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 
 

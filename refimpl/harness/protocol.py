@@ -120,7 +120,7 @@ class BuildProcess:
             self.proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                                          start_new_session=True, bufsize=0,
-                                         env={**os.environ, processes.BUILD_TAG: self.tag},
+                                         env={**processes.build_environment(), processes.BUILD_TAG: self.tag},
                                          preexec_fn=self.box.preexec)
         except OSError as exc:
             self.box.close()
