@@ -293,8 +293,10 @@ def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, 
     if div is None:
         return "did not break a fresh build: the fault builds up over several games"
     failure = result.failure
-    if failure is None:
-        return "REPLAYS AS CONFORMING (a bug of the kit: please report it)"
+    if failure is None:  # the build diverged only after what earlier games of the session left in it
+        return ("conforms when replayed on a fresh build: the divergence needs what the build kept from the "
+                "session's earlier games (a build that carries state from one game to the next); fuzz found it "
+                "after them")
     said = failure.difference
     if said is not None and said.path == div.difference.path:
         return "replays to the same mismatch"
