@@ -123,3 +123,22 @@ def test_the_summary_names_what_the_annotation_limit_drops_and_rules_are_placed_
     assert all(f"`{c.name}`" in summary for c in bad), "every failing check is named in the summary"
     text = verify_text(report)
     assert f"(refimpl {__version__} specs/ludo.md:" in text
+
+
+def test_junit_names_a_kit_file_in_the_kit_not_as_a_path_of_the_users(tmp_path: Path) -> None:
+    """Run from the user's folder, a bundled trace is not there: its JUnit case has no file= (a viewer would link
+    to nothing) but a kit_file property naming the kit that judged (issue 43)."""
+    import xml.etree.ElementTree as ET
+
+    from refimpl import __version__
+
+    junit = tmp_path / "junit.xml"
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl",
+                           f"{sys.executable} {ROOT / 'tests/builds/wrong.py'} capture-bonus", "--game", "ludo", "-k",
+                           "capture", "--no-scenarios", "--no-explore", "--quiet", "--junit-xml", str(junit)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    (case,) = [c for c in ET.parse(junit).iter("testcase") if c.get("name") == "ludo/capture"]
+    assert case.get("file") is None
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert props["kit_file"] == f"refimpl {__version__} traces/ludo/capture.yaml:23"

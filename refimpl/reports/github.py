@@ -33,7 +33,7 @@ def annotations(report: Report) -> str:
     for c in bad[:MAX_ERRORS]:
         f = c.failure
         where = ""
-        if f is not None and f.file and _in_working_folder(f.file):
+        if f is not None and f.file and in_working_folder(f.file):
             where = f"file={_escape(f.file, True)}" + (f",line={f.line}" if f.line else "")
         title = _escape(f"{c.status} {c.kind} {c.name} [{', '.join(c.credited)}]", True)
         message = f.message if f is not None and f.message else c.detail
@@ -44,7 +44,7 @@ def annotations(report: Report) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _in_working_folder(path: str) -> bool:
+def in_working_folder(path: str) -> bool:
     """Whether ``path`` is a file inside the working folder (where GitHub resolves an annotation's file)."""
     try:
         return os.path.isfile(path) and not os.path.relpath(path).startswith("..")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import __version__
 from ..status import Status
+from .github import in_working_folder
 from .model import Report
 from .safetext import xml_safe
 from .text import failure_lines
@@ -44,11 +46,15 @@ def junit_xml(report: Report) -> str:
             case = ET.SubElement(suite_element, "testcase", classname=f"{game}.{kind}", name=c.name,
                                  time=f"{c.seconds:.3f}")
             where = c.failure if c.failure is not None and c.failure.file else c
-            if where.file:
+            props = ET.SubElement(case, "properties")
+            if where.file and in_working_folder(where.file):  # a user's own file: viewers link to it
                 case.set("file", where.file)
-            if where.line:
-                case.set("line", str(where.line))
-            ET.SubElement(ET.SubElement(case, "properties"), "property", name="rules", value=" ".join(c.rules))
+                if where.line:
+                    case.set("line", str(where.line))
+            elif where.file:  # a file of the kit: named in the kit that judged, not as a path of the user's
+                place = f"{where.file}:{where.line}" if where.line else where.file
+                ET.SubElement(props, "property", name="kit_file", value=f"refimpl {__version__} {place}")
+            ET.SubElement(props, "property", name="rules", value=" ".join(c.rules))
             if c.status == Status.FAILED:
                 text = "\n".join(failure_lines(c.failure)) if c.failure is not None else c.detail
                 ET.SubElement(case, "failure", message=c.detail.splitlines()[0] if c.detail else "").text = text
