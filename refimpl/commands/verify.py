@@ -196,10 +196,10 @@ def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reprod
 
     for path in files:
         if path and path != "-":
-            where = Path(path)
-            if where.is_symlink() and not where.exists():
-                fail(f"cannot write {path}: a link to {os.readlink(where)}, which does not exist")
-            if where.is_dir():
+            file = Path(path)
+            if file.is_symlink() and not file.exists():
+                fail(f"cannot write {path}: a link to {os.readlink(file)}, which does not exist")
+            if file.is_dir():
                 fail(f"cannot write {path}: a folder, not a file")
 
     for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),

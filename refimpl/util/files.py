@@ -195,7 +195,15 @@ class OwnedFolder:
 
     def check(self) -> None:
         """Refuse (OSError) a folder holding files of the kit's kind that the kit did not write, or that
-        were changed since; call it before the run, so nothing is lost and no time is wasted."""
+        were changed since; call it before the run, so nothing is lost and no time is wasted. Taken under the
+        folder's lock, so another run's files half written are never taken for the user's."""
+        if self.path.is_dir():
+            with self._locked():
+                self._check()
+        else:
+            self._check()
+
+    def _check(self) -> None:
         if self.path.is_symlink() and not self.path.exists():
             raise refused(f"a link to {os.readlink(self.path)}, which does not exist", errno.ENOENT)
         if not self.path.exists():
@@ -217,10 +225,11 @@ class OwnedFolder:
     def replace_all(self, files: Iterable[tuple[str, bytes]]) -> list[Path]:
         """Remove the kit's earlier files here that are still as it wrote them, write ``files`` (name, bytes),
         and the manifest naming them; the paths written. Raises OSError."""
-        self.check()
+        if self.path.is_symlink() and not self.path.exists():  # never made where a dangling link points
+            raise refused(f"a link to {os.readlink(self.path)}, which does not exist", errno.ENOENT)
         self.path.mkdir(parents=True, exist_ok=True)
         with self._locked():  # two runs writing here at once: one after the other, each leaving a true manifest
-            self.check()
+            self._check()
             new = dict(files)
             for name, want in self._manifest().items():
                 if name not in new and self.ours(name) and self._still_ours(name, want):

@@ -24,7 +24,7 @@ from .between import (
 )
 from .checks import Progress, Run, reaching, run_scenarios, run_traces
 from .expectations import Expectation, apply_expectations, check_expectations, load_expect_fail
-from .explore import KIND as EXPLORE, check_name, run_exploration
+from .explore import KIND as EXPLORE, check_name, not_run_after_break, run_exploration
 from .selection import check_selection, every_scenario, every_trace, select_scenarios, select_traces, under_profiles
 from .settings import VerifySettings
 
@@ -111,7 +111,10 @@ def list_unreached(report: Report, s: VerifySettings, selected: list[Trace], cho
             report.checks.append(Check("scenario", sc.game, sc.check_name, sc.rules, Status.NOT_RUN, reason,
                                        file=sc.file, line=sc.line))
     explored = {c.game for c in report.checks if c.kind == EXPLORE}
-    if s.explore:
+    broke = not_run_after_break(report.checks)  # an earlier check broke: the exploration's own wording
+    if s.explore and broke is not None:
+        report.checks += [c for c in broke if c.game not in explored]
+    elif s.explore:
         for game, ruleset in sorted({(t.game, t.ruleset or GAMES[t.game].info.default_ruleset)
                                      for t in selected if t.game in GAMES and t.game not in explored}):
             report.checks.append(Check(EXPLORE, game, check_name(game, ruleset), (), Status.NOT_RUN, reason,
