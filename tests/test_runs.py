@@ -142,3 +142,18 @@ def test_junit_names_a_kit_file_in_the_kit_not_as_a_path_of_the_users(tmp_path: 
     assert case.get("file") is None
     props = {p.get("name"): p.get("value") for p in case.iter("property")}
     assert props["kit_file"] == f"refimpl {__version__} traces/ludo/capture.yaml:23"
+
+
+def test_an_annotation_of_a_bundled_check_goes_on_the_users_build(tmp_path: Path) -> None:
+    """A bundled trace is not in the user's repository, so GitHub would drop an annotation naming it: it goes on
+    the build command's own file instead (issue 43)."""
+    adapter = tmp_path / "adapter" / "build.py"
+    adapter.parent.mkdir()
+    adapter.write_text(f"import runpy, sys\nsys.argv = ['wrong.py', 'capture-bonus']\n"
+                       f"runpy.run_path({str(ROOT / 'tests/builds/wrong.py')!r}, run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", f"{sys.executable} adapter/build.py",
+                           "--game", "ludo", "-k", "capture", "--no-scenarios", "--no-explore", "--quiet", "--format",
+                           "github"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    errors = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert proc.returncode == 1 and errors, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert all(line.startswith("::error file=adapter/build.py,title=") for line in errors), errors
