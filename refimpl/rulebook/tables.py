@@ -17,7 +17,6 @@ from fractions import Fraction
 from typing import Any, cast
 
 from ..games import GAMES, BadSetup, ConquestKing, LanternQuay, Ludo
-from ..reports.jsondoc import fraction
 
 
 @dataclass(frozen=True)
@@ -137,6 +136,8 @@ def _lantern_ways(ruleset: str, round_: int, brass: int, modules: int,
 
 
 def _lantern_odds() -> Table:
+    from ..reports.jsondoc import fraction  # a share as machine output writes it (an edge across: the map says)
+
     rows, records = [], []
     for ruleset in ("v1", "v0"):
         for allocation, how in (("best", "the best way after each roll"),
@@ -193,6 +194,8 @@ def attacker_wins(difference: int) -> int:
 
 
 def _conquest_dice() -> Table:
+    from ..reports.jsondoc import fraction
+
     rows, records = [], []
     for diff in range(5, -7, -1):
         wins = attacker_wins(diff)
