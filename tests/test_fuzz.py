@@ -420,7 +420,7 @@ def _floats(value: Any) -> list[float]:
 @given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**32))
 def test_the_reference_answers_drawn_cases_with_no_float(game: str, seed: int) -> None:
     """What lets the fuzzer take a build's line that is byte for byte the reference's answer as that answer
-    (refimpl/harness/protocol.py, ``_known``): orjson writes NaN and the infinities as null, and the reference
+    (refimpl/harness/known.py, ``known_answer``): orjson writes NaN and the infinities as null, and the reference
     never answers with a float, whatever the case sends it (bent starts, bent actions)."""
     engine = GAMES[game]
     shape = CaseShape(max_steps=40, depth=engine.info.typical_length // 2)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from refimpl.games import GAMES
+from refimpl.harness.buildprocess import response_is_valid
 from refimpl.harness.driver import Rejected
-from refimpl.harness.protocol import response_is_valid
 from refimpl.harness.serve import Session
 
 SCHEMAS = resources.files("refimpl") / "schemas"
@@ -169,7 +169,7 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     import sys
     from unittest import mock
 
-    from refimpl.harness import protocol
+    from refimpl.harness import buildprocess, protocol
 
     driver = protocol.ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=True, transcript=[])
     writes = []
@@ -183,7 +183,7 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
         return written
 
     try:
-        with mock.patch.object(protocol.os, "write", counting_write):
+        with mock.patch.object(buildprocess.os, "write", counting_write):
             ops = [("start", "beacon-lines", "v1", None, {})] + [("view", None)] * 300
             outcomes = list(driver.batch(ops))
             batched = list(writes)
@@ -192,8 +192,8 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
     finally:
         driver.close()
     assert len(outcomes) == 301 and all(isinstance(o, dict) and o["game"] == "beacon-lines" for o in outcomes)
-    assert batched[0] < protocol.SEND_CHUNK  # the start went alone, at once
-    assert len(batched) <= sum(batched) // protocol.SEND_CHUNK + 3 and len(batched) <= 30, batched
+    assert batched[0] < buildprocess.SEND_CHUNK  # the start went alone, at once
+    assert len(batched) <= sum(batched) // buildprocess.SEND_CHUNK + 3 and len(batched) <= 30, batched
     assert single and writes == [len(b'{"id":302,"op":"state","observer":null}\n')]
     # every request as json.dumps writes it (those the same but for the id are written once and reused)
     sent = [m["request"] for m in driver.transcript if "request" in m][1:]  # type: ignore[union-attr]
@@ -400,7 +400,7 @@ def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_sam
     answer in any order, and only when it holds the same actions as many times each (nested ``},{`` and
     repeated actions included); anything else is read and compared as ever."""
     from refimpl.harness.compare import same_actions
-    from refimpl.harness.protocol import _known
+    from refimpl.harness.known import known_answer as _known
 
     known = _known(("legal", None), 7, ours)
     assert known is not None
