@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -423,3 +424,29 @@ def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_sam
     assert odd is not None and not odd.answers(b'{"id":7,"ok":true,"actions":[5"},{,{"type":"x","a":"}]}')
     assert not _known(("legal", None), 7, ours, any_order=False).answers(  # type: ignore[union-attr]
         json.dumps({"id": 7, "ok": True, "actions": ours[::-1]}, separators=(",", ":")).encode()) or ours == ours[::-1]
+
+
+def test_the_known_answer_path_can_be_switched_off_and_judges_alike(monkeypatch: Any) -> None:
+    """The fast path (known.py: a line that is the reference's answer byte for byte is taken as it) is a speed
+    path with a switch: off, every answer is read and compared in full, and a trace is judged alike (issue 44)."""
+    import sys
+
+    from refimpl.harness import protocol
+    from refimpl.harness.driver import ReferenceDriver
+    from refimpl.harness.replay import replay
+    from refimpl.harness.tracefile import load_trace
+
+    trace = load_trace(Path(__file__).resolve().parent.parent / "traces" / "ludo" / "capture.yaml")
+    serve = f"{sys.executable} -m refimpl serve"
+    fast = protocol.ProtocolDriver(serve)
+    try:
+        quick = replay(trace, fast, oracle=ReferenceDriver())
+    finally:
+        fast.close()
+    monkeypatch.setattr(protocol, "known_answer", lambda *a, **k: (_ for _ in ()).throw(AssertionError("used")))
+    plain = protocol.ProtocolDriver(serve, known_answers=False)
+    try:
+        slow = replay(trace, plain, oracle=ReferenceDriver())
+    finally:
+        plain.close()
+    assert quick.status == slow.status and quick.requests == slow.requests and quick.requests > 10

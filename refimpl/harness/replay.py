@@ -249,6 +249,24 @@ Planned = tuple[Probe, "Outcome | None"]
 Judged = tuple[Probe, "Outcome | None", Outcome]  # a probe, the oracle's answer (or None), the build's answer
 
 
+def _finish(kept: _Kept, result: StepResult | None) -> bool:
+    """Record a step's result in ``kept`` (a failure with the line of the field that differs); True when it
+    failed (the trace stops)."""
+    if result is None:
+        return False
+    if result.difference is not None:  # not ok
+        step = result.step
+        path = result.difference.path  # a stats step's expectation is written without the stats. of its paths
+        if step is not None and step.kind == "request" and (step.start or {}).get("op") == "stats":
+            path = path.removeprefix("stats.")
+        line = step.line_of(path) if step is not None and not result.by_reference else \
+            (step.line if step is not None else None)
+        kept.add(replace(result, line=line))
+        return True
+    kept.add(result)
+    return False
+
+
 def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callable[[], None] = lambda: None,
            ) -> TraceResult:
     """Judge one trace: ``answered`` gives each of its probes with the oracle's answer and the build's, in
@@ -265,20 +283,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
     records = Records()
 
     def finish(result: StepResult | None) -> bool:
-        """Record a step's result; True when it failed (the trace stops)."""
-        if result is None:
-            return False
-        if result.difference is not None:  # not ok
-            step = result.step
-            path = result.difference.path  # a stats step's expectation is written without the stats. of its paths
-            if step is not None and step.kind == "request" and (step.start or {}).get("op") == "stats":
-                path = path.removeprefix("stats.")
-            line = step.line_of(path) if step is not None and not result.by_reference else \
-                (step.line if step is not None else None)
-            kept.add(replace(result, line=line))
-            return True
-        kept.add(result)
-        return False
+        return _finish(kept, result)
 
     try:
         for probe, reference, outcome in answered:
