@@ -16,10 +16,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from refimpl.campaigns.fuzz import FuzzSettings, fuzz
-from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, KindsMet, Options, _kind, draw_case, options
+from refimpl.campaigns.fuzz.cases import CaseDraw, CaseShape, draw_case
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
 from refimpl.campaigns.fuzz.judge import Upcoming, judge_drawn
+from refimpl.campaigns.fuzz.kinds import KindsMet, Options, action_kind, options
 from refimpl.campaigns.fuzz.positions import DRAWERS
 from refimpl.games import GAMES, RuleViolation
 from refimpl.harness.driver import ReferenceDriver, request
@@ -386,7 +387,7 @@ def test_a_case_drawn_as_it_is_judged_is_the_case_drawn_whole(game: str, seed: i
 @given(st.sampled_from(["conquest-king", "black-fog", "ludo"]), st.lists(st.integers(0, 10**6), max_size=30))
 def test_kinds_kept_from_position_to_position_are_the_kinds_worked_out_afresh(game: str, picks: list[int]) -> None:
     """``Options.kinds`` with the kinds of actions met at earlier positions (the mirror's ``seen``) sorts
-    every action as ``_kind`` does, in the order of the list, at every position of a random game."""
+    every action as ``action_kind`` does, in the order of the list, at every position of a random game."""
     engine = GAMES[game]
     state = engine.new_state(engine.info.default_ruleset)
     met = KindsMet()
@@ -398,7 +399,7 @@ def test_kinds_kept_from_position_to_position_are_the_kinds_worked_out_afresh(ga
             grouped: dict[str, list[Any]] = {}
             for a in here.every:
                 if (a.get("type") if isinstance(a, dict) else "?") == type_:
-                    grouped.setdefault(_kind(a), []).append(a)
+                    grouped.setdefault(action_kind(a), []).append(a)
             assert here.kinds(type_) == grouped
         actions = engine.legal_actions(state)
         if not actions:
