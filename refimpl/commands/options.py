@@ -108,10 +108,13 @@ def write_text(path: str | Path, text: str) -> None:
 def check_out_folder(folder: str | Path, option: str, given: str) -> None:
     """Exit 2, naming ``option`` and the ``given`` path, when the output ``folder`` cannot be one: a file stands
     there, or where one of its parent folders would go. Found before any work is done."""
+    from ..util.files import dangling
+
     parent = Path(folder)
     while not parent.exists() and parent != parent.parent:
-        if parent.is_symlink():  # a dangling link: the kit makes nothing where it points
-            fail(f"{option} {given}: {parent} is a link to {os.readlink(parent)}, which does not exist")
+        said = dangling(parent)  # a dangling link: the kit makes nothing where it points
+        if said is not None:
+            fail(f"{option} {given}: {parent} is {said}")
         parent = parent.parent
     if parent.exists() and not parent.is_dir():
         what = "a file" if parent.is_file() else "not a folder (a FIFO, a device or a socket)"

@@ -193,13 +193,14 @@ def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reprod
     that the kit did not write, and a report file that is a folder or a dangling link, so nothing of the user's
     is replaced, nothing is made where a link points, and no run is wasted."""
     from ..reports import badges, transcript
+    from ..util.files import dangling
 
     for path in files:
         if path and path != "-":
-            file = Path(path)
-            if file.is_symlink() and not file.exists():
-                fail(f"cannot write {path}: a link to {os.readlink(file)}, which does not exist")
-            if file.is_dir():
+            said = dangling(path)
+            if said is not None:
+                fail(f"cannot write {path}: {said}")
+            if Path(path).is_dir():
                 fail(f"cannot write {path}: a folder, not a file")
 
     for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),

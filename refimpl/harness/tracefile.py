@@ -203,7 +203,7 @@ class _Raw:
         try:
             items = yamlsafe.yaml_rs.loads(piece, parse_datetime=False, alias_limits=yamlsafe._ALIAS_LIMITS)
             if isinstance(items, list) and len(items) == last - first and (
-                    not yamlsafe.may_be_too_deep(piece) or not yamlsafe._too_deep(items, 1)):
+                    not yamlsafe.may_be_too_deep(piece) or not yamlsafe.too_deep(items, 1)):
                 return items
         except (yamlsafe.yaml_rs.YAMLDecodeError, RecursionError, ValueError):
             pass

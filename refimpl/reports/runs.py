@@ -29,28 +29,13 @@ class SavedReportError(KitError):
     """A file that is not a verify report the kit can read (exit 2)."""
 
 
-DEPTH = 100  # nesting a saved report may have (a verify report's deepest value, a build's answer, is cut at 12)
+DEPTH = 100  # nesting a saved report may have (a failure's views are cut at 64 levels: reports.safetext)
 
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     text = resources.files("refimpl").joinpath("schemas", "output", "verify.schema.json").read_text(encoding="utf-8")
     return jsonschema.Draft202012Validator(json.loads(text))
-
-
-def _depth(value: Any) -> int:
-    """How deeply ``value`` nests (without recursion: a hostile file may nest as deep as it likes)."""
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        deepest = max(deepest, level)
-        if level > DEPTH:
-            break
-        if isinstance(item, dict):
-            todo += [(v, level + 1) for v in item.values()]
-        elif isinstance(item, list):
-            todo += [(v, level + 1) for v in item]
-    return deepest
 
 
 def load_report(path: str | Path) -> Report:
@@ -65,7 +50,7 @@ def load_report(path: str | Path) -> Report:
         raise SavedReportError(f"{path}: not a refimpl verify report (JSON nested too deeply to read)") from None
     except ValueError as exc:
         raise SavedReportError(f"{path}: not JSON: {exc}") from None
-    if _depth(doc) > DEPTH:
+    if yamlsafe.too_deep(doc, limit=DEPTH):
         raise SavedReportError(f"{path}: not a refimpl verify report (JSON nested deeper than {DEPTH})")
     error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
     if error is not None:

@@ -219,11 +219,6 @@ def load_profile(path: str | Path) -> Profile:
         known = ", ".join(sorted(GAMES))
         raise ProfileError(f"{name}{f':{where}' if where else ''}: a profile names its game (game: one of {known})")
     game = data["game"]
-    huge = _huge_number(data)
-    if huge is not None:  # no field takes one, and a message quoting it could not be written (4,300 digits)
-        where = _line(text, huge)
-        raise ProfileError(f"{name}{f':{where}' if where else ''}: {yamlsafe.dotted(huge)}: a number far out of "
-                           f"range (more than 18 digits)")
     errors = sorted(_validator(game).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = jsonschema.exceptions.best_match(errors)
@@ -234,18 +229,6 @@ def load_profile(path: str | Path) -> Profile:
     profile = Profile(game, data["name"], values, f"{name}:{_line(text, ('set',)) or 1}")
     profile.engine()  # raises when the values do not make a game (named at its ``set:`` line)
     return replace(profile, file=name)
-
-
-def _huge_number(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
-    """The path of the first whole number of more than 18 digits in ``value`` (a parsed profile), or None."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return path if abs(value) >= 10 ** 18 else None
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        found = _huge_number(item, (*path, key))
-        if found is not None:
-            return found
-    return None
 
 
 def _line(text: str, path: tuple[Any, ...]) -> int | None:

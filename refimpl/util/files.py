@@ -89,6 +89,21 @@ def _umask() -> int:
     return mask
 
 
+def dangling(path: str | os.PathLike[str]) -> str | None:
+    """Where the link at ``path`` points when it is a link to nothing (the kit never writes through one, nor
+    makes what it points to), in words; None for anything else."""
+    where = Path(path)
+    if where.is_symlink() and not where.exists():
+        return f"a link to {os.readlink(where)}, which does not exist"
+    return None
+
+
+def _refuse_dangling(path: str | os.PathLike[str]) -> None:
+    said = dangling(path)
+    if said is not None:
+        raise refused(said, errno.ENOENT)
+
+
 def write_file(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` (see the module docstring: replaced whole when it is a regular file or new;
     written to directly when it is ``-``, a device or a FIFO). Creates missing parent folders. Raises OSError
@@ -102,8 +117,8 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> None:
         info = os.stat(target)
     except FileNotFoundError:
         info = None
-    if info is None and target.is_symlink():  # never make the file, or the folders, a dangling link points to
-        raise refused(f"a link to {os.readlink(target)}, which does not exist", errno.ENOENT)
+    if info is None:
+        _refuse_dangling(target)  # never make the file, or the folders, a dangling link points to
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise refused("a folder, not a file", errno.EISDIR)
     if info is not None and not stat.S_ISREG(info.st_mode):
@@ -204,8 +219,7 @@ class OwnedFolder:
             self._check()
 
     def _check(self) -> None:
-        if self.path.is_symlink() and not self.path.exists():
-            raise refused(f"a link to {os.readlink(self.path)}, which does not exist", errno.ENOENT)
+        _refuse_dangling(self.path)
         if not self.path.exists():
             return
         if not self.path.is_dir():
@@ -225,8 +239,7 @@ class OwnedFolder:
     def replace_all(self, files: Iterable[tuple[str, bytes]]) -> list[Path]:
         """Remove the kit's earlier files here that are still as it wrote them, write ``files`` (name, bytes),
         and the manifest naming them; the paths written. Raises OSError."""
-        if self.path.is_symlink() and not self.path.exists():  # never made where a dangling link points
-            raise refused(f"a link to {os.readlink(self.path)}, which does not exist", errno.ENOENT)
+        _refuse_dangling(self.path)  # never made where a dangling link points
         self.path.mkdir(parents=True, exist_ok=True)
         with self._locked():  # two runs writing here at once: one after the other, each leaving a true manifest
             self._check()

@@ -102,13 +102,13 @@ def load(text: str, path: str = "<yaml>") -> Any:
         raise YamlError(path, None, f"malformed YAML: {message.splitlines()[0] if message else exc}") from None
     if isinstance(data, list) and len(data) != 1 and _documents(text) > 1:
         raise YamlError(path, None, "more than one YAML document; a file holds one")
-    if _too_deep(data):
+    if too_deep(data):
         problem = _problem(text)
         raise YamlError(path, problem[0] if problem else None,
                         problem[1] if problem else f"nested more than {MAX_DEPTH} deep")
-    long = _LONG_NUMBER.search(text)
+    long = long_number(text)
     if long is not None and _has_huge_int(data):  # Python writes no such number in words: refused here, by line
-        raise YamlError(path, text.count("\n", 0, long.start()) + 1,
+        raise YamlError(path, text.count("\n", 0, long) + 1,
                         f"a whole number of {HUGE_DIGITS:,} digits or more; no field takes one")
     return data
 
@@ -167,15 +167,15 @@ def may_be_too_deep(text: str) -> bool:
     return sum(text.count(c) for c in "[{:-") >= MAX_DEPTH - 1
 
 
-def _too_deep(data: Any, below: int = 0) -> bool:
-    """Whether ``data`` nests more than MAX_DEPTH deep (``below``: the levels it sits under in its document).
-    Only containers are visited."""
+def too_deep(data: Any, below: int = 0, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``data`` nests more than ``limit`` deep (``below``: the levels it sits under in its document),
+    without recursion. Only containers are visited."""
     if type(data) not in (dict, list):
         return False
     stack = [(data, 1 + below)]
     while stack:
         value, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        if depth > limit:
             return True
         for item in (value.values() if type(value) is dict else value):
             if type(item) is dict or type(item) is list:
