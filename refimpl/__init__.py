@@ -5,10 +5,12 @@ The package, room by room (docs/architecture.md says why each module is where it
 - ``cli`` (the ``refimpl`` command: its group and error boundary), ``commands/`` (one module a command and the
   options they share), ``pytest_plugin`` and ``pytest_suite`` (the kit's checks under pytest);
 - ``errors`` (KitError, the exit codes) and ``status`` (Status: every outcome's word, written once);
-- ``games/``: the reference engines, one pure engine per game, and their data;
+- ``games/``: one folder a game: its pure reference engine, and in ``kit/`` its registered unit (``GameKit``:
+  everything the other rooms read of the game, such as its picture, scenario steps, own-chance judges, fuzzer
+  hints, tables); ``registry.py``; the data files;
 - ``harness/``: how the kit talks to a build and judges it: traces, drivers, the protocol and ``serve``, replay
   with the reference as oracle, explicit and own chance, preflight, perft, processes, the executor;
-- ``scenarios/``: the Gherkin scenarios run in process, each game's step definitions in ``scenarios/steps``;
+- ``scenarios/``: the Gherkin scenarios run in process, the steps every game shares in ``scenarios/steps``;
 - ``verify/``: ``refimpl verify``: VerifySettings, the selection, the checks, expected failures, shards;
 - ``reports/``: the report model and every form of it (text, JSON, JUnit, markdown, GitHub, HTML with its
   templates and pictures, badges, transcripts), saved runs, ``show``;

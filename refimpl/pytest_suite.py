@@ -39,9 +39,11 @@ from .scenarios import (
     Selected,
     gherkin,
     run_scenario,
-    steps as _steps,  # noqa: F401 (registers the step definitions)
+    steps as _steps,
 )
 from .status import Status
+
+_steps.register()  # every game's step definitions
 
 BREAK_STREAK = 3  # after the build broke the same way this many times in a row, the rest is not run
 

@@ -17,6 +17,9 @@ ALLOWED: dict[str, set[str]] = {  # room -> the rooms its modules may import at 
     "errors": set(),
     "status": set(),
     "games": set(),
+    # a game's unit's parts (refimpl/games/<game>/kit/<part>.py): written in the rooms' vocabularies, imported by
+    # nothing at import time (games/registry.py's Part loads them when a room first asks), so no room above them
+    "units": BASE | {"games", "util", "suite", "rulebook", "harness", "scenarios", "reports", "campaigns"},
     "util": {"errors"},
     "suite": BASE | {"util"},
     "rulebook": BASE | {"games", "suite", "util"},
@@ -40,8 +43,12 @@ OVER = {  # issue 44 splits these; the list may only shrink (a name gone from it
 
 
 def room(module: str) -> str:
-    """``refimpl.harness.protocol`` -> ``harness``; ``refimpl`` itself (its ``__version__``) -> ``version``."""
+    """``refimpl.harness.protocol`` -> ``harness``; ``refimpl`` itself (its ``__version__``) -> ``version``; a part
+    of a game's unit (``refimpl.games.ludo.kit.picture``) -> ``units`` (the unit itself, ``refimpl.games.ludo.kit``,
+    is the games': it names its parts and imports none of them)."""
     parts = module.split(".")
+    if parts[1:2] == ["games"] and len(parts) >= 5 and parts[3] == "kit":
+        return "units"
     return "version" if parts == ["refimpl"] else parts[1]
 
 
@@ -101,6 +108,15 @@ def test_each_room_imports_only_what_the_map_allows() -> None:
             if theirs != mine and theirs not in ALLOWED[mine]:
                 wrong.append(f"{path.relative_to(ROOT)}:{line} ({mine}) imports {target} ({theirs})")
     assert not wrong, "imports the map (docs/architecture.md) does not allow:\n" + "\n".join(wrong)
+
+
+def test_nothing_imports_a_games_units_parts_at_import_time() -> None:
+    """A unit's parts are loaded through ``games.registry.Part`` when a room asks: a module that imported one when
+    imported would import every room with the engines. (Tests may import them; the kit may not.)"""
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {target}" for path in modules()
+             if room(module_name(path)) != "units"
+             for line, target in import_time_imports(path) if room(target) == "units"]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_no_module_over_500_lines_and_no_function_over_80_but_those_listed() -> None:

@@ -17,8 +17,9 @@ from refimpl.campaigns.fuzz.campaign import MORE_CASES
 from refimpl.campaigns.fuzz.cases import CaseShape, draw_case, replay_mirror
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import _paths, bend_value
-from refimpl.campaigns.fuzz.positions import lantern_quay_step, ludo as ludo_setup
 from refimpl.games import GAMES
+from refimpl.games.lantern_quay.kit.explore import lantern_quay_step
+from refimpl.games.ludo.kit.explore import ludo as ludo_setup
 from refimpl.harness.driver import ReferenceDriver, Rejected
 from refimpl.harness.oracle import ByReference, Oracled
 from refimpl.scenarios import bundled, run_scenario

@@ -21,7 +21,7 @@ from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import bend_action, bend_start, odd_action
 from refimpl.campaigns.fuzz.judge import Upcoming, judge_drawn
 from refimpl.campaigns.fuzz.kinds import KindsMet, Options, action_kind, options
-from refimpl.campaigns.fuzz.positions import DRAWERS
+from refimpl.campaigns.fuzz.positions import drawer
 from refimpl.games import GAMES, RuleViolation
 from refimpl.harness.driver import ReferenceDriver, request
 from refimpl.harness.protocol import ProtocolDriver
@@ -31,6 +31,8 @@ from refimpl.harness.tracefile import load_trace
 from refimpl.rulebook.rules import spec_rules
 from refimpl.status import Status
 from tests.builds.wrong import VARIANTS
+
+DRAWERS = {game: found for game in GAMES if (found := drawer(game)) is not None}
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = shlex.quote(sys.executable)
@@ -489,8 +491,8 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
     """Every edge seed's next throw after its ``throws`` meets one of the four outputs an unbiased die throws
     away (ruling LD-R5); drawn set-ups use them, so a build taking the output mod 6 is found."""
     from refimpl.campaigns.fuzz.cases import draw_start
-    from refimpl.campaigns.fuzz.positions import ludo_stream_edges
     from refimpl.games import streams
+    from refimpl.games.ludo.kit.explore import ludo_stream_edges
 
     b = GAMES["ludo"].board
     edges = ludo_stream_edges(b.dice_xor, b.cap)
@@ -507,7 +509,7 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
 # --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------
 
 def _ck_draws(n: int) -> list[dict[str, Any]]:
-    from refimpl.campaigns.fuzz.positions import conquest_king
+    from refimpl.games.conquest_king.kit.explore import conquest_king
 
     return [conquest_king(Draw(seed=i), GAMES["conquest-king"], "v1") for i in range(n)]
 
@@ -579,7 +581,7 @@ def test_conquest_king_drawn_set_ups_put_the_enemy_near_a_hidden_ambush_or_a_fri
 
 def _ck_focus(state: Any, want: Any, tries: int = 600) -> list[Any]:
     """The actions the Conquest King step focus proposes at ``state`` over ``tries`` draws that ``want`` keeps."""
-    from refimpl.campaigns.fuzz.positions import conquest_king_step
+    from refimpl.games.conquest_king.kit.explore import conquest_king_step
 
     engine = GAMES["conquest-king"]
     legal = [engine.action_json(a) for a in engine.legal_actions(state)]
@@ -634,7 +636,7 @@ def test_conquest_king_step_focus_throws_the_tie_and_the_extremes_and_waits_for_
 def test_conquest_king_step_focus_spends_a_budget_then_deploys_out_of_zone_over_budget() -> None:
     """Once a side has placed only its dearest units it mostly goes on, until a deploy both out of its zone and
     over budget, refused for the square (CK-FORM-2: the first rule in the order of "Actions")."""
-    from refimpl.campaigns.fuzz.positions import conquest_king_step
+    from refimpl.games.conquest_king.kit.explore import conquest_king_step
 
     engine = GAMES["conquest-king"]
     d = Draw(seed=3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from refimpl.campaigns.fuzz.draw import Draw
 from refimpl.campaigns.fuzz.inputs import UI_TYPES, bend_value, odd_action
-from refimpl.campaigns.fuzz.positions import ludo
 from refimpl.games import GAMES, RuleViolation
+from refimpl.games.ludo.kit.explore import ludo
 
 
 def test_actions_a_games_screens_often_have_are_sent() -> None:

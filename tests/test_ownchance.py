@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from refimpl.harness.ownchance import ALPHA, BLACK_FOG_ROLLS, ROLLS, Tally, chi2_sf
+from refimpl.games.black_fog.kit.chance import BLACK_FOG_ROLLS
+from refimpl.games.ludo.kit.chance import ROLLS
+from refimpl.harness.ownchance import ALPHA, Tally, chi2_sf
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = f"{sys.executable} {ROOT / 'tests/builds/own_random.py'}"

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from refimpl.games import GAMES
+from refimpl.games.beacon_lines.kit import picture as beacon_lines
+from refimpl.games.lantern_quay.kit import picture as lantern_quay
+from refimpl.games.ludo.kit import picture as ludo
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay
 from refimpl.harness.tracefile import load_traces
-from refimpl.reports.pictures import beacon_lines, lantern_quay, ludo
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAWERS = {"beacon-lines": beacon_lines.draw, "lantern-quay": lantern_quay.draw, "ludo": ludo.draw}

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from refimpl.games import GAMES
+from refimpl.games.black_fog.kit import picture as black_fog
+from refimpl.games.conquest_king.kit import picture as conquest_king
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.plan import step_op
 from refimpl.harness.tracefile import load_traces
 from refimpl.reports import pictures
-from refimpl.reports.pictures import black_fog, conquest_king
 
 TRACES = Path(__file__).resolve().parent.parent / "traces"
 GAMES_B = ("conquest-king", "black-fog")

@@ -19,7 +19,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
 from refimpl.harness.tracefile import find_traces, load_trace
 from refimpl.rulebook import profiles
-from refimpl.rulebook.profiles import FIELDS, Profile, ProfileError, default_values, load_profile, using
+from refimpl.rulebook.profiles import Profile, ProfileError, default_values, fields_of, load_profile, using
 from refimpl.rulebook.rules import spec_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,13 +38,13 @@ def test_the_printed_default_profile_is_a_valid_profile_that_changes_nothing(gam
     path.write_text(out.stdout)
     profile = load_profile(path)
     assert profile.game == game and profile.changed() == []
-    assert set(yaml.safe_load(out.stdout)["set"] or {}) == {f.path for f in FIELDS[game]}
+    assert set(yaml.safe_load(out.stdout)["set"] or {}) == {f.path for f in fields_of(game)}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_field_is_in_the_data_file_names_spec_rules_and_the_published_schema_is_current(game: str) -> None:
     known = set(spec_rules((ROOT / "specs" / f"{game}.md").read_text(encoding="utf-8")))
-    for f in FIELDS[game]:
+    for f in fields_of(game):
         assert set(f.rules) <= known, (f.path, set(f.rules) - known)
         assert f.meaning and f.schema
     defaults = default_values(game)  # raises KeyError for a path the data file does not have
@@ -59,7 +59,7 @@ def test_every_value_the_specs_mark_chosen_in_a_data_file_is_a_field() -> None:
     under one)."""
     for game in ("conquest-king", "black-fog"):
         text = (ROOT / "refimpl" / "games" / "data" / f"{game}.yaml").read_text(encoding="utf-8")
-        fields = {f.path for f in FIELDS[game]}
+        fields = {f.path for f in fields_of(game)}
         stack: list[tuple[int, str]] = []
         for line in text.splitlines():
             stripped = line.lstrip()
@@ -200,7 +200,7 @@ UNNOTICED = {
 }
 
 
-@pytest.mark.parametrize("game, path", [(g, f.path) for g in sorted(GAMES) for f in FIELDS[g]
+@pytest.mark.parametrize("game, path", [(g, f.path) for g in sorted(GAMES) for f in fields_of(g)
                                         if (g, f.path) not in UNNOTICED],
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_a_build_that_ignores_any_profile_field_fails_some_trace(game: str, path: str) -> None:

@@ -8,13 +8,14 @@ import sys
 import click
 
 from ..errors import Exit
+from ..games import kits
 from ..harness.executor import ExecutorError
 from ..reports import jsondoc
 from .options import cluster_option, fail
 
 
 @click.command("simulate")
-@click.argument("game", type=click.Choice(["ludo"]))
+@click.argument("game", type=click.Choice([kit.name for kit in kits() if kit.simulate is not None]))
 @click.option("--games", "n", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--seats", default="easy,easy,easy,easy", show_default=True,
               help="CPU level of each seat, in turn order (human, cpu1, cpu2, cpu3).")

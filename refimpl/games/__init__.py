@@ -1,38 +1,27 @@
-"""The registry: every game the kit knows, built from its data file. The one table the harness reads."""
+"""The registry: every game the kit knows, each one registered unit (``GameKit``, games/registry.py).
+
+A game is one folder, ``refimpl/games/<game>/``: its engine, and in ``kit/`` its unit and the parts the other
+rooms read (picture, scenario steps, own-chance judges, fuzzer hints, tables, profile fields). Adding a game is
+that folder and one line below. ``GAMES`` maps each name to its engine, the one table the harness reads; a
+profile swaps an engine in it for the run (rulebook/profiles.py ``using``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, RuleViolation
-from .beacon_lines import BeaconLines
-from .black_fog import BlackFog
-from .conquest_king import ConquestKing
-from .lantern_quay import LanternQuay
-from .ludo import Ludo
+from .beacon_lines import kit as _beacon_lines
+from .black_fog import kit as _black_fog
+from .conquest_king import kit as _conquest_king
+from .lantern_quay import kit as _lantern_quay
+from .ludo import kit as _ludo
+from .registry import GameKit, kit_of, kits, load_data, register_game
 
-__all__ = ["GAMES", "Game", "GameInfo", "RuleViolation", "IllegalAction", "MalformedAction",
-           "BadSetup", "JSON", "load_data"]
+for _unit in (_beacon_lines, _lantern_quay, _ludo, _conquest_king, _black_fog):
+    register_game(_unit.KIT)
 
+GAMES: dict[str, Game[Any, Any]] = {kit.name: kit.engine for kit in kits()}
 
-def load_data(name: str) -> Mapping[str, Any]:
-    """The bundled data file of game ``name`` (board, tables, rulesets)."""
-    text = resources.files(__package__).joinpath("data", f"{name}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
-
-
-GAMES: dict[str, Game[Any, Any]] = {
-    engine.info.name: engine
-    for engine in (
-        BeaconLines(load_data("beacon-lines")),
-        LanternQuay(load_data("lantern-quay")),
-        Ludo(load_data("ludo")),
-        ConquestKing(load_data("conquest-king")),
-        BlackFog(load_data("black-fog")),
-    )
-}
-
+__all__ = ["GAMES", "Game", "GameInfo", "GameKit", "RuleViolation", "IllegalAction", "MalformedAction",
+           "BadSetup", "JSON", "kit_of", "kits", "load_data"]

@@ -11,9 +11,9 @@ face and ``fog`` without tiles, a Conquest King ``start`` without terrain. Each 
 2. **distributed as the rules say**, over the run: a die's faces uniform, easy's draw uniform among the moves
    it draws among (LD-CPU-1), by Pearson's chi-square test on the counts of each (choices, outcome)
    cell, each test at ALPHA, so that a correct build is failed by chance in fewer than one run in a million
-   (three tests). ``ROLLS`` throws catch a die that shows one face twice as often as each other face in
-   more than 99.9% of runs (tests/test_ownchance.py measures it). Maps and fog are judged allowed only: their
-   outcomes are too many for a count to say anything in one run;
+   (three tests). ``ROLLS`` throws (games/ludo/kit/chance.py) catch a die that shows one face twice as often
+   as each other face in more than 99.9% of runs (tests/test_ownchance.py measures it). Maps and fog are judged
+   allowed only: their outcomes are too many for a count to say anything in one run;
 3. **one split a seed**: a tie of normal or hard is split by one number drawn from the game's seed (LD-CPU-4), so
    in one game every tie among the same number of moves goes to the same one of them (in piece order); a build
    whose own source splits ties afresh each time fails it. Which way a seed splits is the build's own affair.
@@ -31,13 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import GAMES, BadSetup, RuleViolation
+from ..games.registry import kits, loaded
 from .driver import BuildBroke, Driver, Rejected, refusal_words
 
 ALPHA = 1e-7  # each distribution test's false-alarm rate: five tests, under one in a million per run
-ROLLS = 1200  # Ludo throws judged: a die with one face twice as likely is caught in every run of 2,000 simulated
-BLACK_FOG_ROLLS = 900  # animal dice counted (those whose six faces all differ): the same die caught in 99.95%
-BLACK_FOG_GAMES = 6  # Black Fog games at least (each: a map, about 40 animal dice, 4 fogs); then on to ROLLS dice
-CONQUEST_MAPS = 40  # Conquest King starts without terrain
 SEED = 20261202
 
 
@@ -163,13 +160,13 @@ class Judge:
 
     def send(self, action: Any) -> Any:
         """The build's answer to ``action`` as written (its view, or Rejected): no outcome is filled in."""
-        return _as_written(self.driver, ("apply", action))
+        return as_written(self.driver, ("apply", action))
 
     def start(self) -> tuple[Any, int]:
         """(the build's answer to a start without a set-up, its view or Refused; the seed it was sent). Every
         start has a seed of its own, so a build that draws from a game's seeded stream plays other games."""
         seed = self.rng.randrange(1 << 53)
-        return _as_written(self.driver, ("start", self.game, self.ruleset, seed, {})), seed
+        return as_written(self.driver, ("start", self.game, self.ruleset, seed, {})), seed
 
     def which(self, answer: Any, outcomes: list[Any]) -> tuple[int | None, bool]:
         """(the index of the outcome, an explicit action, whose reference answer is the build's, or None;
@@ -219,7 +216,7 @@ class Judge:
         return self._same(self._view(after), answer)
 
 
-def _as_written(driver: Driver, op: Any) -> Any:
+def as_written(driver: Driver, op: Any) -> Any:
     batch = driver.batch
     try:
         # ignore: Driver.batch has no as_written; the builds' driver (ProtocolDriver) has, the others raise TypeError
@@ -228,164 +225,30 @@ def _as_written(driver: Driver, op: Any) -> Any:
         return next(iter(batch([op])))
 
 
-def _describe(answer: Any) -> str:
+def describe(answer: Any) -> str:
     said = refusal_words(answer, message=True)
     return f"it answered {said}" if said else "its answer is the reference's answer to none of them"
 
 
-def judge_ludo(driver: Driver, ruleset: str, rolls: int = ROLLS) -> list[Verdict]:
-    """Throws without a face and CPU moves without a pick, game after game, until ``rolls`` throws."""
-    from ..games.ludo import cpu
-    from ..games.ludo.engine import LEVELS
-
-    j = Judge(driver, "ludo", ruleset)
-    dice = Verdict("ludo", "ludo/own dice", ("LD-ROLL-1",), Tally())
-    picks = Verdict("ludo", "ludo/own CPU draws", ("LD-CPU-1",), Tally())
-    ties = Verdict("ludo", "ludo/own tie splits", ("LD-CPU-4",),
-                   said="in each game, every tie among the same number of moves split to the same one of them")
-    # ignore: dice is made with a Tally
-    while dice.tally.draws < rolls and not any(v.impossible for v in (dice, picks, ties)):  # type: ignore[union-attr]
-        answer, seed = j.start()
-        splits: dict[int, int] = {}  # this game's ties: how many moves tied -> which of them the build took
-        j.state = j.engine.new_state(ruleset, seed, {})
-        if not j._same(j._view(j.state), answer):
-            dice.impossible = "its start is not the reference's start"
-            break
-        # ignore: made with a Tally
-        while j.engine.outcome(j.state) is None and dice.tally.draws < rolls:  # type: ignore[union-attr]
-            if j.state.phase == "roll":
-                action = {"type": "roll"}
-                answer = j.send(action)
-                face, fair = j.which(answer, [{"type": "roll", "face": f} for f in range(1, 7)])
-                if face is None:
-                    dice.impossible, dice.request = f"a throw: no face 1-6 explains it; {_describe(answer)}", action
-                    break
-                if fair:
-                    dice.tally.add(6, face)  # type: ignore[union-attr]  # made with a Tally
-                dice.judged += 1
-                continue
-            level = j.rng.choice(LEVELS)
-            action = {"type": "cpu", "level": level}
-            among = cpu.candidates(j.engine, j.state, level)  # type: ignore[arg-type]  # the Ludo engine
-            answer = j.send(action)
-            if len(among) > 1:
-                pick, fair = j.which(answer, [{"type": "cpu", "level": level, "pick": i}
-                                              for i in range(len(among))])
-                verdict = picks if level == "easy" else ties
-                if pick is None:
-                    verdict.impossible = (f"a {level} CPU move: none of the {len(among)} moves it draws among "
-                                          f"explains it; {_describe(answer)}")
-                    verdict.request = action
-                    break
-                if level != "easy" and fair and splits.setdefault(len(among), pick) != pick:
-                    ties.impossible = (f"seed {seed} split a tie of {len(among)} moves to move {splits[len(among)]} "
-                                       f"and a later one to move {pick} (in piece order): the game's seed gives one "
-                                       f"number for every tie")
-                    ties.request = action
-                    break
-                if fair and level == "easy":
-                    picks.tally.add(len(among), pick)  # type: ignore[union-attr]  # made with a Tally
-                verdict.judged += 1
-            elif not j.follow(action, answer):
-                picks.impossible, picks.request = f"a {level} CPU move with one choice: {_describe(answer)}", action
-                break
-    return [dice, picks, ties]
-
-
-def judge_black_fog(driver: Driver, ruleset: str, rolls: int = BLACK_FOG_ROLLS,
-                    games: int = BLACK_FOG_GAMES) -> list[Verdict]:
-    """Starts without a map, then each game played to its end (the players' actions drawn by the kit, every
-    animal die and every fog left to the build): at least ``games`` games, and on until ``rolls`` dice."""
-    from ..games.black_fog import hexes
-
-    j = Judge(driver, "black-fog", ruleset)
-    maps = Verdict("black-fog", "black-fog/own maps", ("BF-MAP-2", "BF-MAP-3", "BF-MAP-4"))
-    dice = Verdict("black-fog", "black-fog/own dice", ("BF-ANIMAL-1",), Tally())
-    fog = Verdict("black-fog", "black-fog/own fog", ("BF-FOG-1",))
-    played = 0
-    # ignore: made with a Tally
-    while played < games or (dice.tally.draws < rolls and played < 20 * games):  # type: ignore[union-attr]
-        played += 1
-        answer, seed = j.start()
-        maps.request = {"op": "start", "game": "black-fog", "ruleset": ruleset, "seed": seed, "setup": {}}
-        if not isinstance(answer, dict):
-            maps.impossible = f"it refused a start without a map: {_describe(answer)}"
-            break
-        shown = given if isinstance(given := answer.get("map"), dict) else {}
-        setup = {"map": {"apple": shown.get("apple"), "water": shown.get("water")}}
-        drawn_rules = j.engine.drawn_map_problem  # type: ignore[attr-defined]  # the Black Fog engine's own check
-        maps.impossible = j.adopt(seed, setup, answer, "no map at all", drawn_rules)
-        if maps.impossible:
-            break
-        maps.judged += 1
-        for _step in range(2000):
-            if j.engine.outcome(j.state) is not None:
-                break
-            need = j.engine.pending(j.state)  # type: ignore[attr-defined]  # the Black Fog engine
-            if need == "roll":
-                answer = j.send({"type": "roll"})
-                face, fair = j.which(answer, [{"type": "roll", "face": f} for f in range(1, 7)])
-                if face is None:
-                    dice.impossible = f"an animal's die: no face 1-6 explains it; {_describe(answer)}"
-                    dice.request = {"type": "roll"}
-                    return [maps, dice, fog]
-                if fair:
-                    dice.tally.add(6, face)  # type: ignore[union-attr]  # made with a Tally
-                dice.judged += 1
-            elif need == "fog":
-                before = set(j._view(j.state)["map"]["fog"])
-                answer = j.send({"type": "fog"})
-                tiles = sorted(set(answer["map"]["fog"]) - before, key=hexes.parse) \
-                    if isinstance(answer, dict) and isinstance(answer.get("map"), dict) else []
-                if j.which(answer, [{"type": "fog", "tiles": tiles}])[0] is None:
-                    fog.impossible = (f"fog fell on {', '.join(tiles) or 'no tile'}, which the rules do not allow "
-                                      f"there ({_describe(answer)})")
-                    fog.request = {"type": "fog"}
-                    return [maps, dice, fog]
-                fog.judged += 1
-            else:
-                legal = j.engine.legal_actions(j.state)
-                actions = [a for a in legal if a["type"] != "end-actions"]
-                choice = {"type": "end-actions"} if not actions or j.rng.random() < 0.4 else j.rng.choice(actions)
-                if need == "feed":
-                    choice = j.rng.choice(legal)
-                answer = j.send(choice)
-                if not j.follow(choice, answer):
-                    maps.impossible = f"{choice}: {_describe(answer)}"
-                    return [maps, dice, fog]
-    return [maps, dice, fog]
-
-
-def judge_conquest_king(driver: Driver, ruleset: str, starts: int = CONQUEST_MAPS) -> list[Verdict]:
-    """Starts without terrain: each map the build draws must be one a set-up could give (ruling CK-R1)."""
-    j = Judge(driver, "conquest-king", ruleset)
-    maps = Verdict("conquest-king", "conquest-king/own maps", ("CK-R1", "CK-START-1"))
-    for _ in range(starts):
-        answer, seed = j.start()
-        maps.request = {"op": "start", "game": "conquest-king", "ruleset": ruleset, "seed": seed, "setup": {}}
-        if not isinstance(answer, dict):
-            maps.impossible = f"it refused a start without terrain: {_describe(answer)}"
-            break
-        maps.impossible = j.adopt(seed, {"terrain": answer.get("terrain")}, answer, "no map a set-up could give")
-        if maps.impossible:
-            break
-        maps.judged += 1
-    return [maps]
-
-
-JUDGES: dict[str, Callable[[Driver, str], list[Verdict]]] = {
-    "ludo": judge_ludo, "black-fog": judge_black_fog, "conquest-king": judge_conquest_king}
+def games_judged() -> list[str]:
+    """The games with chance of their own (``GameKit.own_chance``), by name."""
+    return sorted(kit.name for kit in kits() if kit.own_chance is not None)
 
 
 def judge(driver: Driver, game: str, ruleset: str) -> Iterator[Verdict]:
-    """Every verdict on the build's own chance in ``game``. Raises BuildBroke."""
-    verdicts = JUDGES[game](driver, ruleset)
+    """Every verdict on the build's own chance in ``game`` (its unit's ``own_chance``, then what its seed
+    promises: ``seed_chance``). Raises BuildBroke."""
+    verdicts = loaded(game, "own_chance")(driver, ruleset)
     failed = next((v for v in verdicts if v.impossible), None)
     for v in verdicts:
         if not v.judged and not v.impossible:
             v.note = f"not judged: {failed.name} failed first" if failed is not None else \
                 "the games played drew nothing of it"
     yield from verdicts
+    seeded = loaded(game, "seed_chance")
+    if seeded is not None:
+        yield from seeded(driver, ruleset)
 
 
-__all__ = ["ALPHA", "JUDGES", "Tally", "Verdict", "chi2_sf", "judge", "BuildBroke"]
+__all__ = ["ALPHA", "BuildBroke", "Judge", "Tally", "Verdict", "as_written", "chi2_sf", "describe", "games_judged",
+           "judge"]

@@ -25,6 +25,7 @@ from typing import Any
 from .. import suite
 from ..errors import KitError
 from ..games import GAMES
+from ..games.registry import KIT_FOLDER
 from .rules import RULE_WORD, rule_lines, spec_rules
 
 PACKAGE = Path(__file__).resolve().parent.parent  # the refimpl package
@@ -121,8 +122,7 @@ def close_matches(asked: str, count: int = 5) -> list[str]:
 
 def home_of(game: str) -> str:
     """Where a game's engine lives, as citations name it: its package with a trailing slash
-    (``refimpl/games/ludo/``) or its module (``refimpl/games/beacon_lines.py``). Raises KeyError for an
-    unknown game."""
+    (``refimpl/games/ludo/``). Raises KeyError for an unknown game."""
     path = Path(sys.modules[type(GAMES[game]).__module__].__file__ or "").resolve()
     games = PACKAGE / "games"
     if path.parent != games and games in path.parents:
@@ -163,13 +163,14 @@ def citations() -> dict[str, tuple[Citation, ...]]:
 
 
 def cited_at(rule: str) -> tuple[Citation, ...]:
-    """The places that cite ``rule``: those in its game's engine (home_of) first, then the rest of the kit."""
+    """The places that cite ``rule``: those in its game's engine (home_of, not its unit's parts) first, then the rest
+    of the kit."""
     places = citations().get(rule, ())
     stated = stated_rules().get(rule)
     if stated is None:
         return places
     home = home_of(stated.game)
-    return tuple(sorted(places, key=lambda c: not c.file.startswith(home)))
+    return tuple(sorted(places, key=lambda c: not c.file.startswith(home) or f"/{KIT_FOLDER}/" in c.file))
 
 
 # --- the suite ---------------------------------------------------------------------------------------

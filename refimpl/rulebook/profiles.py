@@ -10,10 +10,10 @@ A profile file (YAML), e.g. ``refimpl profile conquest-king > my-profile.yaml`` 
       units.light-infantry.move: 4
       first: gaias
 
-Every field has the spec's default, an allowed range, its meaning and the rules that use it (``FIELDS``); the
-JSON Schema of each game's profile file is published in refimpl/schemas/profiles/<game>.schema.json
-(``python -m refimpl.rulebook.profiles`` writes them; a test keeps them in step). A game whose numbers all come from its
-seed has no fields.
+Every field has the spec's default, an allowed range, its meaning and the rules that use it (``fields_of``, from the
+game's unit); the JSON Schema of each game's profile file is published in
+refimpl/schemas/profiles/<game>.schema.json (``python -m refimpl.rulebook.profiles`` writes them; a test keeps them
+in step). A game whose numbers all come from its seed has no fields.
 
 ``using(profiles)`` swaps the games' engines in the registry for the run, so everything the kit works out from
 the reference (preflight, the oracle, perft counts, explicit chance, fuzz) follows the profile.
@@ -34,6 +34,7 @@ import jsonschema
 
 from ..errors import KitError
 from ..games import GAMES, BadSetup, Game, load_data
+from ..games.registry import loaded
 from ..util import yamlsafe
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -50,60 +51,16 @@ class Field:
     rules: tuple[str, ...]
 
 
-def _int(lo: int, hi: int) -> dict[str, Any]:
+def int_range(lo: int, hi: int) -> dict[str, Any]:
+    """The JSON Schema of an integer from ``lo`` to ``hi``."""
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
-_CK_UNITS = ("king", "light-infantry", "heavy-infantry", "cavalry", "spearmen", "archers")
-_CK_ATTACK_FROM_SEED = ("light-infantry", "heavy-infantry")  # §7 figures 1 and 2: not chosen
-_BF_TILE = {"type": "string", "pattern": r"^(0|-?[1-9][0-9]*),(0|-?[1-9][0-9]*)$"}
-
-FIELDS: dict[str, tuple[Field, ...]] = {
-    "beacon-lines": (),
-    "lantern-quay": (),
-    "ludo": (),
-    "conquest-king": (
-        Field("first", {"enum": ["sparkia", "gaias"]}, "the side that deploys and moves first", ("CK-R3",)),
-        Field("map.width", _int(4, 40), "columns of the map", ("CK-R1",)),
-        Field("map.height", _int(4, 40), "rows of the map", ("CK-R1",)),
-        Field("map.castles.sparkia", {"type": "array", "prefixItems": [_int(0, 39), _int(0, 39)], "minItems": 2,
-                                      "maxItems": 2}, "Sparkia's castle square [x, y]", ("CK-R1", "CK-R4")),
-        Field("map.castles.gaias", {"type": "array", "prefixItems": [_int(0, 39), _int(0, 39)], "minItems": 2,
-                                    "maxItems": 2}, "Gaias's castle square [x, y]", ("CK-R1", "CK-R4")),
-        Field("map.terrain", {"type": "array", "minItems": 4, "maxItems": 40,
-                              "items": {"type": "string", "pattern": "^[.fhrm]{4,40}$"}},
-              "the default map, one string a row, top to bottom: . plain, f forest, h hill, r river, m mountain "
-              "(a start without terrain uses it)", ("CK-R1", "CK-START-1")),
-        *(Field(f"units.{u}.attack", _int(1, 12), f"attack strength of {u}", ("CK-R2", "CK-ATK-3"))
-          for u in _CK_UNITS if u not in _CK_ATTACK_FROM_SEED),
-        *(Field(f"units.{u}.move", _int(1, 12), f"movement points of {u}", ("CK-R2", "CK-MOVE-1"))
-          for u in _CK_UNITS),
-        *(Field(f"units.{u}.price", _int(1, 500), f"price of {u} in G", ("CK-R2", "CK-ARMY-1"))
-          for u in _CK_UNITS if u != "king"),
-        *(Field(f"terrain.{t}.cost", {"type": ["integer", "null"], "minimum": 1, "maximum": 12},
-                f"movement points to enter {t} (null: impassable)", ("CK-R2", "CK-TERRAIN-1"))
-          for t in ("plain", "forest", "hill", "river", "mountain")),
-        *(Field(f"terrain.{t}.modifier", _int(-3, 3), f"attack modifier of a unit standing on {t}",
-                ("CK-R2", "CK-TERRAIN-1"))
-          for t in ("forest", "hill", "mountain")),
-    ),
-    "black-fog": (
-        *(Field(f"score.{k}", _int(0, 20), meaning, ("BF-R11", "BF-SCORE-1")) for k, meaning in (
-            ("a", "points for each small animal saved"), ("b", "points for each medium animal saved"),
-            ("c", "points for each large animal saved"), ("d", "bonus when every small species is saved"),
-            ("e", "bonus when every medium species is saved"), ("f", "bonus when every large species is saved"),
-            ("g", "points taken for each keeper lost"), ("h", "points taken for each animal lost"))),
-        Field("species", {"type": "object", "minProperties": 1, "maxProperties": 20,
-                          "propertyNames": {"pattern": "^[a-z][a-z-]{0,19}$"},
-                          "additionalProperties": {"enum": ["small", "medium", "large"]}},
-              "each species and its size", ("BF-R11", "BF-R13")),
-        Field("animals", {"type": "array", "minItems": 1, "maxItems": 40,
-                          "items": {"type": "object", "required": ["species", "at"], "additionalProperties": False,
-                                    "properties": {"species": {"type": "string"}, "at": _BF_TILE}}},
-              "the animals at the start and their tiles (q,r)", ("BF-R11",)),
-        Field("keeper_start", _BF_TILE, "the tile every keeper starts on (q,r)", ("BF-R11",)),
-    ),
-}
+def fields_of(game: str) -> tuple[Field, ...]:
+    """The profile fields of ``game``: its unit's ``profile_fields`` (none where its spec leaves no value to a
+    builder)."""
+    found = loaded(game, "profile_fields")
+    return tuple(found) if found is not None else ()
 
 
 class ProfileError(KitError):
@@ -123,7 +80,7 @@ class Profile:
         """The fields whose value differs from the default: ``{field, default, value}``, in field order."""
         defaults = default_values(self.game)
         return [{"field": f.path, "default": defaults[f.path], "value": self.values[f.path]}
-                for f in FIELDS[self.game] if f.path in self.values and self.values[f.path] != defaults[f.path]]
+                for f in fields_of(self.game) if f.path in self.values and self.values[f.path] != defaults[f.path]]
 
     def data(self) -> dict[str, Any]:
         """The game's data file with this profile's values set."""
@@ -169,7 +126,7 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
 def default_values(game: str) -> dict[str, Any]:
     """Every field of ``game``'s profile with its default (the value in the game's data file)."""
     data = load_data(game)
-    return {f.path: _get(data, f.path) for f in FIELDS[game]}
+    return {f.path: _get(data, f.path) for f in fields_of(game)}
 
 
 def schema(game: str) -> dict[str, Any]:
@@ -177,7 +134,7 @@ def schema(game: str) -> dict[str, Any]:
     defaults = default_values(game)
     fields = {f.path: {**f.schema, "default": defaults[f.path],
                        "description": f"{f.meaning} (chosen; rules {', '.join(f.rules)})"}
-              for f in FIELDS[game]}
+              for f in fields_of(game)}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://conformance-kit.invalid/schemas/profiles/{game}.schema.json",
@@ -254,7 +211,7 @@ def default_yaml(game: str, ruleset: str | None = None) -> str:
              f"game: {game}", "name: my-profile"]
     if ruleset is not None:
         lines.append(f"ruleset: {ruleset}")
-    fields = FIELDS[game]
+    fields = fields_of(game)
     if not fields:
         lines += ["# Every number of this game comes from its seed: there is nothing to choose.", "set: {}"]
         return "\n".join(lines) + "\n"

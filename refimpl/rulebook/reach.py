@@ -25,6 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from ..games.registry import engine_files
 from . import lookup
 
 CALL, LINE = "call", "line"
@@ -77,7 +78,9 @@ def sites_in(text: str, path: str) -> dict[str, set[Site]]:
 def engine_sites() -> dict[str, frozenset[Site]]:
     """Rule ID -> the sites of its citations in the engines' source (refimpl/games/)."""
     out: dict[str, set[Site]] = {}
-    for path in sorted((lookup.PACKAGE / "games").rglob("*.py")):
+    for path in engine_files():
+        if path.suffix != ".py":
+            continue
         for rule, found in sites_in(path.read_text(encoding="utf-8"), str(path.resolve())).items():
             out.setdefault(rule, set()).update(found)
     return {rule: frozenset(found) for rule, found in out.items()}
@@ -85,7 +88,7 @@ def engine_sites() -> dict[str, frozenset[Site]]:
 
 @cache
 def _files() -> frozenset[str]:
-    return frozenset(str(p.resolve()) for p in (lookup.PACKAGE / "games").rglob("*.py"))
+    return frozenset(str(p.resolve()) for p in engine_files() if p.suffix == ".py")
 
 
 class Reach:

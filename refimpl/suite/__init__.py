@@ -105,8 +105,9 @@ def digest() -> str:
     from ..scenarios import steps
 
     h = hashlib.sha256()
-    step_files = sorted(Path(steps.__file__).parent.glob("*.py"))
-    for name, path in files() + [(f"steps/{p.name}", p) for p in step_files]:
+    shared = [(f"steps/{p.name}", p) for p in sorted(Path(steps.__file__).parent.glob("*.py"))]
+    own = [(f"steps/{Path(str(m.__file__)).parent.parent.name}.py", Path(str(m.__file__))) for m in steps.register()]
+    for name, path in files() + sorted(shared + own):
         h.update(name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return h.hexdigest()[:12]
 

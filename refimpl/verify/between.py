@@ -145,13 +145,13 @@ class _Stopping:
 def run_own_chance(command: str, run: Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
     answer and, over the run, the outcomes' distribution (refimpl/harness/ownchance.py). One check per stream."""
-    from ..harness import ownchance, seeds
+    from ..harness import ownchance
 
     games, rulesets, timeout = run.settings.games, run.settings.rulesets, run.settings.timeout
 
     driver: ProtocolDriver | None = None
     try:
-        for game in sorted(ownchance.JUDGES):
+        for game in ownchance.games_judged():
             if (games and game not in games) or run.stop_reason():
                 continue
             ruleset = GAMES[game].info.default_ruleset
@@ -163,8 +163,6 @@ def run_own_chance(command: str, run: Run) -> None:
             judged: Any = _Stopping(driver, run)
             try:
                 verdicts = list(ownchance.judge(judged, game, ruleset))
-                if game in seeds.JUDGES:
-                    verdicts += seeds.JUDGES[game](judged, ruleset)
             except OutOfTime as exc:
                 run.add(Check("chance", game, f"{game}/own chance", (), Status.NOT_RUN, f"not run: {exc}", ruleset))
                 continue

@@ -4,7 +4,7 @@ of its own, and put back together as the one report a single job gives.
 What is spread: the traces (in N shards), the scenarios (in N shards) and the checks between them (the
 requests twice, the protocol before any start, perft, the build's own chance) as one more unit. Traces and
 scenarios are dealt out heaviest first to the lightest shard (weight: their steps, a trace's at its game's cost
-a step: STEP_COST), so the shards take about as long; one scenario shard is lighter by the checks between
+a step: its unit's ``step_cost``), so the shards take about as long; one scenario shard is lighter by the checks between
 (BETWEEN_WEIGHT), which its worker runs after it. Each worker selects the same traces and scenarios as the
 parent (inherited where the platform forks, selected again once per worker where it spawns) and plays the
 reference under the same profiles.
@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..games import kit_of
 from ..harness.driver import BuildBroke
 from ..harness.executor import run_jobs
 from ..reports.model import Check, Report
@@ -43,14 +44,15 @@ from .settings import VerifySettings
 
 TRACE_WEIGHT = 4  # a trace's weight beyond its steps: its start and its view at every step
 SCENARIO_WEIGHT = 2
-# What a step of a trace costs, by game, relative to the others (a game not named: 1). Verify judges every step
-# whole (each player's view, every legal list), and a Conquest King step, with its lists of about 900
-# deployments, costs about 13 times a Ludo or Beacon Lines one (node example build and refimpl serve, 2026-12-03,
-# each trace replayed with the oracle: 1.05 and 0.67 ms a step, against 0.08 and 0.06; Black Fog about twice).
-# Weighing steps alike left one shard 0.4 s behind the other on the whole suite. A Conquest King trace in its
-# deployment costs up to 18 times one played from a set-up a step: the shards still differ by up to 0.2 s, which the
-# scenario shards, taken by whichever worker is free first, make up.
-STEP_COST = {"conquest-king": 13, "black-fog": 2}
+# What a step of a trace costs, by game, relative to the others: its unit's ``step_cost`` (Conquest King's says how it
+# was measured). Weighing steps alike left one shard 0.4 s behind the other on the whole suite.
+
+
+def _step_cost(game: str) -> int:
+    try:
+        return kit_of(game).step_cost
+    except KeyError:  # a trace of a game nobody registered: refused elsewhere, weighed as the cheapest
+        return 1
 
 
 # The checks between, in a scenario's weight (its steps + SCENARIO_WEIGHT, about 0.4 ms each): a fresh build for
@@ -61,7 +63,7 @@ BETWEEN_WEIGHT = 300
 
 def trace_weight(trace: Any) -> int:
     """A trace's share of a shard's time: its steps (and its start) at its game's cost a step."""
-    return (len(trace.steps) + TRACE_WEIGHT) * STEP_COST.get(trace.game, 1)
+    return (len(trace.steps) + TRACE_WEIGHT) * _step_cost(trace.game)
 
 
 def scenario_weight(scenario: Any) -> int:
@@ -241,7 +243,7 @@ def explore_weight(game: str, cases: int) -> int:
     length (cases.CaseShape), at its cost a step."""
     from ..games import GAMES
 
-    return cases * GAMES[game].info.typical_length // 2 * STEP_COST.get(game, 1)
+    return cases * GAMES[game].info.typical_length // 2 * _step_cost(game)
 
 
 def _weight(unit: Unit, selected: list[Any], chosen: list[Any]) -> int:

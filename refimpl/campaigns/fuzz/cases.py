@@ -20,7 +20,7 @@ from ...harness.trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
 from .kinds import Options, action_kind, met, options, pick_action, type_name, type_names
-from .positions import EDGES, STEP_FOCUS, drawer
+from .positions import drawer, hints
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
             return seed, setup, "played"
     if how == "drawn" and draw_setup is not None:
         setup = draw_setup(d, engine, ruleset)
-        edge = EDGES.get(game)
+        edge = hints(game).edge
         if edge is not None and d.one_in(4):  # a seed whose stream is about to meet its rare edge
             seed, patch = edge(d, engine)
             setup = {**setup, **patch}
@@ -280,7 +280,7 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
     # each kind of the type a step picks, below)
     vocabulary.learn(every[:2] + [a for a in here.firsts() if action_kind(a) not in vocabulary.kinds])
     check = last or d.below(1 + len(legal) // 64) == 0  # long lists are fetched on some steps only
-    focus = STEP_FOCUS.get(mirror.game)
+    focus = hints(mirror.game).step
     if focus is not None and state is not None:  # the game's own aim, now and then: where its rules are busy
         action = focus(d, engine, state, legal)
         if action is not None:

@@ -10,7 +10,7 @@ still fails the same way, all inside one time budget.
    and the steps they needed are then refused and dropped by the next pass. A case from the game's own
    start is given that start as an explicit set-up first (``Game.setup_of``); kept only if it ends smaller.
 4. Drop steps: halves, quarters, ... single steps, as long as the case still fails.
-5. Merge steps: two consecutive actions a game can add up (Conquest King's waits: ``positions.MERGES``) as one.
+5. Merge steps: two consecutive actions a game can add up (Conquest King's waits: its unit's ``explore.merge``) as one.
 6. Plain values: the seed as null.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from ...games import GAMES, Game, RuleViolation
 from ...harness.serve import Session
 from .cases import Case, Request, replay_mirror, setup_at, setup_lists
-from .positions import MERGES
+from .positions import hints
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
 
@@ -92,9 +92,9 @@ class Shrinker:
         return case
 
     def merge_steps(self, case: Case) -> Case:
-        """Each pair of consecutive actions the game adds up (``positions.MERGES``) as one, where it still
+        """Each pair of consecutive actions the game adds up (its unit's ``explore.merge``) as one, where it still
         fails."""
-        merge = MERGES.get(case.game)
+        merge = hints(case.game).merge
         i = 0
         while merge is not None and i < len(case.steps) - 1 and self._time_left():
             first, second = case.steps[i], case.steps[i + 1]

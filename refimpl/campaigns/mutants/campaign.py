@@ -36,6 +36,7 @@ from typing import Any
 
 from ...errors import KitError
 from ...games import GAMES
+from ...games.registry import KIT_FOLDER, engine_files
 from ...harness.executor import run_jobs
 from ...status import Status
 from ...util import yamlsafe
@@ -68,11 +69,10 @@ def game_of(file: str) -> str:
 
 
 def population(games_dir: Path = PACKAGE / "games") -> list[Site]:
-    """Every mutant of the engines and their data files, in a stable order."""
+    """Every mutant of the engines and their data files (not the games' units: ``engine_files``), in a stable
+    order."""
     sites: list[Site] = []
-    for path in sorted(games_dir.rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
-            continue
+    for path in engine_files(games_dir):
         file = path.relative_to(games_dir.parent.parent).as_posix()
         if path.suffix == ".py":
             sites += python_sites(file, path.read_text(encoding="utf-8"))
@@ -254,8 +254,10 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
 # The folders of the package whose Python files judge no build, left out of the kit's fingerprint: the engines
 # under test (a mutant's own file is digested apart: Results.get), the campaigns (this power meter, simulate; the
 # fuzzer counts for ``judge`` fuzz alone) and the pictures of the reports. Every other Python file, in any folder,
-# counts.
+# counts: the games' units (``games/<game>/kit/``) judge (their scenario steps, own-chance judges, fuzzer hints)
+# but for their pictures.
 NOT_JUDGING = ("games", "campaigns", "reports/pictures")
+_UNIT_PICTURE = "picture.py"
 FUZZER = "campaigns/fuzz"
 
 
@@ -272,6 +274,7 @@ def kit_fingerprint(judge: str = "verify") -> str:
 
     digest = hashlib.sha1(judge.encode() if judge != "verify" else b"")
     files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts and not _within(p, NOT_JUDGING))
+    files += sorted(p for p in (PACKAGE / "games").glob(f"*/{KIT_FOLDER}/*.py") if p.name != _UNIT_PICTURE)
     files += sorted((PACKAGE / "schemas").rglob("*.json"))
     if judge == "fuzz":
         files += sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts and _within(p, (FUZZER,)))

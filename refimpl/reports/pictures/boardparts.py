@@ -1,5 +1,5 @@
-"""Small parts the Conquest King and Black Fog drawers share: safe text, field labels that carry their
-``data-path`` and mark, and the list of every differing path under a board."""
+"""Small parts the games' drawers share: safe text, field labels that carry their ``data-path`` and mark, the list
+of every differing path under a board, a die."""
 
 from __future__ import annotations
 
@@ -119,3 +119,52 @@ def notes(lines: list[str], legend: tuple[str, ...], y: float, width: float, mos
     if len(lines) > most:
         shown.append(f"... and {len(lines) - most} more notes")
     return caption(shown + list(legend), y, width)
+
+
+# Pip positions on a 3x3 grid (0..2, 0..2) per face.
+PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+
+
+def tagged(path: str, marks: frozenset[str]) -> str:
+    """The attributes of an element drawn for field ``path``: its data-path, and class="marked" if it differs."""
+    return f' data-path="{esc(path)}"' + (' class="marked"' if is_marked(path, marks) else "")
+
+
+def whole(value: Any) -> int | None:
+    """``value`` if it is a whole number (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def short(value: Any, limit: int = 24) -> str:
+    """``value`` as text of at most ``limit`` characters (a build may answer anything)."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # an integer too long to print
+        text = "(a huge number)"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def field_notes(view: Mapping[str, Any], fields: tuple[str, ...]) -> list[str]:
+    """A note for every field of ``fields`` the view lacks and every field it has beyond them."""
+    return ([f"{field}: missing" for field in fields if field not in view]
+            + [f"{short(key)}: unexpected field" for key in view if key not in fields])
+
+
+def die(x: float, y: float, size: float, face: Any, path: str, marks: frozenset[str], colour: str = "#fff") -> str:
+    """A die at (x, y) showing ``face`` as pips (a face that is not 1-6 is written as text)."""
+    marked = is_marked(path, marks)
+    stroke = f'stroke="{MARK}" stroke-width="3"' if marked else 'stroke="#333" stroke-width="1.5"'
+    out = [(f'<g{tagged(path, marks)}><rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+           f'rx="{size * 0.15:.1f}" fill="{colour}" {stroke}/>')]
+    f = whole(face)
+    if f in PIPS:
+        step, r = size / 4, size * 0.085
+        for col, row in PIPS[f]:
+            out.append(f'<circle cx="{x + step * (col + 1):.1f}" cy="{y + step * (row + 1):.1f}" r="{r:.1f}" '
+                       f'fill="#222"/>')
+    else:
+        text = "?" if face is None else short(face, 4)
+        out.append(f'<text x="{x + size / 2:.1f}" y="{y + size * 0.62:.1f}" font-size="{size * 0.4:.0f}" '
+                   f'text-anchor="middle" font-family="sans-serif">{esc(text)}</text>')
+    return "".join(out) + "</g>"

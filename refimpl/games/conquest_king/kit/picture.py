@@ -8,8 +8,21 @@ from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
-from .boardparts import Segment, as_int, changes, clean, differs, field_rows, notes, outline, path_attrs, show
-from .svg import MARK, MOVE, arrow, coord, esc, is_marked, moved_halo, svg
+from ....reports.pictures.boardparts import (
+    Segment,
+    as_int,
+    changes,
+    clean,
+    differs,
+    field_rows,
+    notes,
+    outline,
+    path_attrs,
+    show,
+)
+from ....reports.pictures.svg import MARK, MOVE, arrow, coord, esc, is_marked, moved_halo, svg
+from ... import GAMES
+from ..engine import INFO
 
 MAX_SIDE = 40  # cells a side at most: a build's 10^9-cell map is drawn clipped
 MAX_UNITS = 400
@@ -29,9 +42,7 @@ LEFT, TOP = 24, 62  # room for row numbers, the header and column numbers
 def _profile() -> tuple[dict[str, tuple[int, int]], int]:
     """Castles and the deployment width: the view does not hold them, the ruleset profile does."""
     try:
-        from ...games import GAMES
-
-        p = GAMES["conquest-king"].p  # type: ignore[attr-defined]  # the Conquest King engine's profile
+        p = GAMES[INFO.name].p  # type: ignore[attr-defined]  # the Conquest King engine's profile
         return dict(p.castles), int(p.deploy_columns)
     except Exception:  # the picture must not depend on the engine loading
         return {"sparkia": (0, 0), "gaias": (15, 7)}, 5

@@ -8,8 +8,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from .lantern_quay import field_notes, short, tagged, whole
-from .svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, moved_tint, svg
+from ....reports.pictures.boardparts import field_notes, short, tagged, whole
+from ....reports.pictures.svg import MARK, caption, changed, coord, esc, is_marked, moved_halo, moved_tint, svg
+from ... import load_data
+from ..engine import INFO
 
 WIDTH, BOX_W, BOX_H = 680, 160, 100
 FACTIONS = ("red", "blue")
@@ -27,9 +29,7 @@ PLACE = {"red-home": (95, 170), "blue-home": (95, 370), "north-pass": (335, 120)
 @lru_cache(maxsize=1)
 def _board() -> Mapping[str, Any]:
     """The map (regions, edges, values per ruleset) from the game's data file."""
-    from refimpl.games import load_data
-
-    return load_data("beacon-lines")
+    return load_data(INFO.name)
 
 
 def _value(region: Mapping[str, Any], ruleset: Any) -> int | None:

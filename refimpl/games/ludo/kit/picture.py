@@ -10,8 +10,20 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .lantern_quay import die, field_notes, short, tagged, whole
-from .svg import MARK, arrow, caption, changed, coord, esc, ghost_ring, is_marked, moved_halo, moved_tint, svg
+from ....reports.pictures.boardparts import die, field_notes, short, tagged, whole
+from ....reports.pictures.svg import (
+    MARK,
+    arrow,
+    caption,
+    changed,
+    coord,
+    esc,
+    ghost_ring,
+    is_marked,
+    moved_halo,
+    moved_tint,
+    svg,
+)
 
 C, X0, Y0 = 36, 10, 10  # cell size and the board's top-left corner (the board is 15 x 15 cells)
 PANEL_X, WIDTH = 566, 750

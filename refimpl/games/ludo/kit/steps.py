@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...harness.driver import Rejected
-from ..registry import expect, fixture, given, regex, skip, then, when
-from .play import Play, ints, names
+from ....harness.driver import Rejected
+from ....scenarios.registry import expect, fixture, given, regex, skip, then, when
+from ....scenarios.steps.play import Play, ints, names
 
 LUDO_SEATS = ["human", "cpu1", "cpu2", "cpu3"]
 

@@ -6,9 +6,9 @@ import json
 import re
 from typing import Any
 
-from ...harness.driver import Rejected
-from ..registry import Mismatch, expect, given, regex, skip, then, when
-from .play import Play, ints
+from ....harness.driver import Rejected
+from ....scenarios.registry import Mismatch, expect, given, regex, skip, then, when
+from ....scenarios.steps.play import Play, ints
 
 CK_WIDTH, CK_HEIGHT = 16, 8  # the profile's map (the battle steps lay plain ground over all of it)
 
@@ -135,7 +135,7 @@ def ck_wait(play: Play, n: str) -> None:
 @when(regex(r"^the kit enumerates the 36 throws at a base difference of (?P<diff>-?\d+)$"),
       target_fixture="enumerated")
 def ck_enumerate(diff: str) -> int:
-    from ...rulebook.tables import attacker_wins
+    from .tables import attacker_wins
 
     return attacker_wins(int(diff))
 

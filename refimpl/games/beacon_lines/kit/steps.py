@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...harness.driver import Rejected
-from ..registry import expect, regex, skip, then, when
-from .play import Play, names, slug
+from ....harness.driver import Rejected
+from ....scenarios.registry import expect, regex, skip, then, when
+from ....scenarios.steps.play import Play, names, slug
 
 OTHER_PASS = {"red": ("blue", "south-pass"), "blue": ("red", "north-pass")}
 

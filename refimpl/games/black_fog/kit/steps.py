@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..registry import Mismatch, expect, given, regex, skip, then, when
-from .play import Play
+from ....scenarios.registry import Mismatch, expect, given, regex, skip, then, when
+from ....scenarios.steps.play import Play
 
 
 def _tiles(text: str) -> list[str]:

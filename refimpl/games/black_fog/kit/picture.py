@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any, TypeGuard
 
-from ...games.black_fog.hexes import distance, ring
-from .boardparts import (
+from ....reports.pictures.boardparts import (
     Segment,
     as_int,
     changes,
@@ -26,7 +25,8 @@ from .boardparts import (
     path_attrs,
     show,
 )
-from .svg import MARK, MOVE, arrow, coord, esc, ghost_ring, is_marked, moved_halo, svg
+from ....reports.pictures.svg import MARK, MOVE, arrow, coord, esc, ghost_ring, is_marked, moved_halo, svg
+from ..hexes import distance, ring
 
 Hex = tuple[int, int]
 TILE = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})\Z")

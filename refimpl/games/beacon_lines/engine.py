@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="beacon-lines",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
+from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="lantern-quay",

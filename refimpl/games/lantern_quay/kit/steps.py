@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..registry import expect, regex, then, when
-from .play import Play, ints, slug
+from ....scenarios.registry import expect, regex, then, when
+from ....scenarios.steps.play import Play, ints, slug
 
 
 def _place(play: Play, slot: str, face: int) -> None:
@@ -59,7 +59,7 @@ def no_dice_left(play: Play) -> None:
 @when(regex(r"^the kit works out the chance of a restoration under (?P<ruleset>v\d+) with the dice placed "
             r"(?P<how>the best way|at random)$"), target_fixture="restoration")
 def lq_restoration(ruleset: str, how: str) -> Fraction:
-    from ...rulebook.tables import restoration_chance
+    from .tables import restoration_chance
 
     return restoration_chance(ruleset, "best" if how == "the best way" else "random")
 

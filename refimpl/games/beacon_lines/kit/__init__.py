@@ -1,0 +1,16 @@
+"""Beacon Lines's unit: everything the kit knows of the game, as its rooms read it (games/registry.py). The parts
+named here live beside this file and are imported when a room first asks for one."""
+
+from __future__ import annotations
+
+from ...registry import GameKit, load_data, parts_of
+from ..engine import INFO, BeaconLines
+
+part = parts_of(__name__)
+
+KIT = GameKit(
+    engine=BeaconLines(load_data(INFO.name)),
+    picture=part("picture", "draw"),
+    steps=part("steps"),
+    tables=part("tables", "TABLES"),
+)

@@ -1,0 +1,18 @@
+"""Lantern Quay's unit: everything the kit knows of the game, as its rooms read it (games/registry.py). The parts
+named here live beside this file and are imported when a room first asks for one."""
+
+from __future__ import annotations
+
+from ...registry import GameKit, load_data, parts_of
+from ..engine import INFO, LanternQuay
+
+part = parts_of(__name__)
+
+KIT = GameKit(
+    engine=LanternQuay(load_data(INFO.name)),
+    picture=part("picture", "draw"),
+    steps=part("steps"),
+    tables=part("tables", "TABLES"),
+    spec_tables=part("tables", "SPEC_TABLES"),
+    explore=part("explore", "HINTS"),
+)
