@@ -119,6 +119,20 @@ def test_nothing_imports_a_games_units_parts_at_import_time() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_no_topic_module_of_an_engine_imports_the_engine_back() -> None:
+    """One shape of engine (issue 44): a game's topic modules are functions over a protocol its model declares, so
+    none imports the game's ``engine`` module, even for its types; only the package and its unit do."""
+    wrong = []
+    for engine in sorted((PACKAGE / "games").glob("*/engine.py")):
+        for path in sorted(engine.parent.glob("*.py")):
+            if path.name in ("engine.py", "__init__.py"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module == "engine":
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not wrong, "topic modules importing their engine back: " + ", ".join(wrong)
+
+
 def test_no_module_over_500_lines_and_no_function_over_80_but_those_listed() -> None:
     over = {}
     for path in modules():

@@ -7,19 +7,16 @@ drawn from the seeded stream. Functions of the engine (``game``: its profile and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import streams
 from ..base import IllegalAction, evolve
 from . import hexes
 from .hexes import Hex
-from .model import Animal, State
-
-if TYPE_CHECKING:
-    from .engine import BlackFog
+from .model import Animal, Rules, State
 
 
-def step(game: BlackFog, state: State, animal: Animal, to: Hex) -> Animal:
+def step(game: Rules, state: State, animal: Animal, to: Hex) -> Animal:
     """``animal`` after a move onto ``to`` (by die, toward feed or to a whistle); into fog it is lost
     (BF-ANIMAL-5, BF-WHISTLE-3, BF-FOG-4). Onto the house it is not saved (ruling BF-R10)."""
     if to in state.fog:
@@ -27,13 +24,13 @@ def step(game: BlackFog, state: State, animal: Animal, to: Hex) -> Animal:
     return evolve(animal, at=to)
 
 
-def moving(game: BlackFog, state: State) -> Animal | None:
+def moving(game: Rules, state: State) -> Animal | None:
     """The animal whose turn it is in the animal phase, in set-up order (BF-ANIMAL-6, ruling BF-R15), or None
     after the last."""
     return state.animals[state.mover] if state.mover < len(state.animals) else None
 
 
-def feed_options(game: BlackFog, state: State) -> list[Hex | None]:
+def feed_options(game: Rules, state: State) -> list[Hex | None]:
     """The feed tokens the moving animal may head for at this step, by the tokens within 2 tiles when it begins
     (ruling BF-R15): [] when a die is wanted, one it walks to without asking, several the players choose among
     (BF-ANIMAL-3). On a token, None (it stays) comes first, and it stays unasked when no other is near
@@ -49,7 +46,7 @@ def feed_options(game: BlackFog, state: State) -> list[Hex | None]:
     return near  # type: ignore[return-value]  # the tiles are options too (a list's item type is invariant)
 
 
-def run_animals(game: BlackFog, state: State) -> State:
+def run_animals(game: Rules, state: State) -> State:
     """Move animals until a die or a choice is needed, or the phase is over (then the fog phase). Implements
     BF-ANIMAL-6 (set-up order, each to the end of its steps; carried, saved and lost animals skipped),
     BF-ANIMAL-1 (a small animal's two steps, one for the others) and ruling BF-R16 (as many steps toward feed
@@ -72,7 +69,7 @@ def run_animals(game: BlackFog, state: State) -> State:
         return state  # BF-ANIMAL-1: a die is wanted
 
 
-def walk(game: BlackFog, state: State, animal: Animal, target: Hex | None) -> State:
+def walk(game: Rules, state: State, animal: Animal, target: Hex | None) -> State:
     """One step of the moving animal toward ``target`` (ruling BF-R3; None: it stays, BF-ANIMAL-4), then on to
     its next step. Implements BF-ANIMAL-2."""
     moved = animal
@@ -82,7 +79,7 @@ def walk(game: BlackFog, state: State, animal: Animal, target: Hex | None) -> St
     return game._advance(game._set_animals(state, {animal.id: moved}), moved)
 
 
-def land(game: BlackFog, state: State, animal: Animal, to: Hex) -> Animal:
+def land(game: Rules, state: State, animal: Animal, to: Hex) -> Animal:
     """``animal`` after a step of the animal phase onto ``to``: off the map or onto water (fogged water too:
     ruling BF-R5, water wins) it does not move; into fog it is lost. Implements BF-ANIMAL-5."""
     if to not in game.tiles or to in state.water:
@@ -90,7 +87,7 @@ def land(game: BlackFog, state: State, animal: Animal, to: Hex) -> Animal:
     return game._step(state, animal, to)
 
 
-def advance(game: BlackFog, state: State, animal: Animal) -> State:
+def advance(game: Rules, state: State, animal: Animal) -> State:
     """The moving animal's step is used up: on to its next step, or to the next animal after its last or once
     it is lost (BF-ANIMAL-6, ruling BF-R15)."""
     left = state.steps_left - 1
@@ -99,7 +96,7 @@ def advance(game: BlackFog, state: State, animal: Animal) -> State:
     return evolve(state, steps_left=left)
 
 
-def roll(game: BlackFog, state: State, face: Any) -> State:
+def roll(game: Rules, state: State, face: Any) -> State:
     """A die for the moving animal's step: ``face`` 1-6, or None for the seeded stream's throw (ruling BF-R6);
     the animal steps in the face's direction (ruling BF-R2), or stays where it cannot (BF-ANIMAL-5), then the
     phase goes on. Implements BF-ANIMAL-1. Raises IllegalAction ``bad-face``."""
@@ -113,7 +110,7 @@ def roll(game: BlackFog, state: State, face: Any) -> State:
     return game._run_animals(game._advance(game._set_animals(state, {animal.id: moved}), moved))
 
 
-def choose_feed(game: BlackFog, state: State, feed: Any) -> State:
+def choose_feed(game: Rules, state: State, feed: Any) -> State:
     """The players' choice of feed token for the moving animal's step (None: it stays on its token), then the
     phase goes on. Implements BF-ANIMAL-3 and BF-ANIMAL-4. Raises IllegalAction ``not-an-option``."""
     options = game._feed_options(state)
@@ -128,7 +125,7 @@ def choose_feed(game: BlackFog, state: State, feed: Any) -> State:
     return game._run_animals(game._walk(state, animal, target))
 
 
-def seeded_face(game: BlackFog, state: State) -> tuple[State, int]:
+def seeded_face(game: Rules, state: State) -> tuple[State, int]:
     """The state after the seeded stream throws a die (one draw over 6, counted in ``draws``), and its face
     (ruling BF-R6)."""
     stream, k, used = streams.draw(state.stream, 6)

@@ -6,18 +6,15 @@ spread at once. Functions of the engine (``game``: its profile and its steps) an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import IllegalAction, evolve
 from . import hexes
 from .hexes import Hex
-from .model import State
-
-if TYPE_CHECKING:
-    from .engine import BlackFog
+from .model import Rules, State
 
 
-def fog_phase(game: BlackFog, state: State) -> State:
+def fog_phase(game: Rules, state: State) -> State:
     """The fog phase begins: odd rounds wait for the fog's tiles (BF-FOG-1); even rounds spread at once
     (BF-FOG-2) and the round ends."""
     if state.round % 2 == 1:
@@ -25,7 +22,7 @@ def fog_phase(game: BlackFog, state: State) -> State:
     return game._next_round(game._spread(state))
 
 
-def appear(game: BlackFog, state: State, tiles: Any) -> State:
+def appear(game: Rules, state: State, tiles: Any) -> State:
     """Fog appears on ``tiles`` of this round's ring (None: picked with the seeded stream, ruling BF-R6), and
     the round ends. Implements BF-FOG-1 and ruling BF-R14. Raises IllegalAction ``bad-fog`` unless the tiles
     are exactly the number due of distinct eligible tiles."""
@@ -45,7 +42,7 @@ def appear(game: BlackFog, state: State, tiles: Any) -> State:
     return game._next_round(game._engulf(state, frozenset(chosen)))
 
 
-def fog_eligible(game: BlackFog, state: State) -> list[Hex]:
+def fog_eligible(game: Rules, state: State) -> list[Hex]:
     """The tiles of this round's ring (ruling BF-R1: counted from the house, ring 1) fog may appear on, in ring
     order: not apple trees, healthy or withered, and not fog already; water may be fogged (ruling BF-R5).
     Implements BF-FOG-1."""
@@ -53,13 +50,13 @@ def fog_eligible(game: BlackFog, state: State) -> list[Hex]:
     return [t for t in hexes.ring(ring) if t not in state.apple and t not in state.withered and t not in state.fog]
 
 
-def fog_want(game: BlackFog, eligible: list[Hex]) -> int:
+def fog_want(game: Rules, eligible: list[Hex]) -> int:
     """How many tiles the fog takes: the profile's number, or every eligible tile when fewer are left (ruling
     BF-R14)."""
     return min(int(game.data["fog_tiles"]), len(eligible))
 
 
-def spread(game: BlackFog, state: State) -> State:
+def spread(game: Rules, state: State) -> State:
     """Fog spreads one tile from every fog tile (BF-FOG-2; ruling BF-R17: every fog tile, however old; over
     water too, ruling BF-R5), onto every neighbour on the map, outward and along its ring as well as inward
     (ruling BF-R19: the draft's "周囲", its figure being lost): a healthy tree withers instead, a withered tree is
@@ -72,7 +69,7 @@ def spread(game: BlackFog, state: State) -> State:
     return game._engulf(state, frozenset(new_fog))
 
 
-def engulf(game: BlackFog, state: State, tiles: frozenset[Hex]) -> State:
+def engulf(game: Rules, state: State, tiles: frozenset[Hex]) -> State:
     """Fog covers ``tiles`` for good (ruling BF-R17): keepers there are lost with the animals they carry (ruling
     BF-R8), and wild animals there; feed tokens there are gone (ruling BF-R12). Implements BF-FOG-4."""
     lost_keepers = {k.id for k in state.keepers if not k.lost and k.at in tiles}
@@ -83,7 +80,7 @@ def engulf(game: BlackFog, state: State, tiles: frozenset[Hex]) -> State:
     return evolve(state, fog=state.fog | tiles, feed=state.feed - tiles, keepers=keepers, animals=animals)
 
 
-def next_round(game: BlackFog, state: State) -> State:
+def next_round(game: Rules, state: State) -> State:
     """The fog phase is over: the next round's action phase, every keeper's actions back to 0, or the end
     after the last round (BF-ROUND-1: 8)."""
     if state.round >= int(game.data["rounds"]):

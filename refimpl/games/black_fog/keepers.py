@@ -8,18 +8,15 @@ of the codes table that applies (BF-FORM-2), leaving the state as it was.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import IllegalAction, evolve
 from . import hexes
 from .hexes import Hex
-from .model import Animal, Keeper, State, subsets
-
-if TYPE_CHECKING:
-    from .engine import BlackFog
+from .model import Animal, Keeper, Rules, State, subsets
 
 
-def find_keeper(game: BlackFog, state: State, kid: Any) -> Keeper:
+def find_keeper(game: Rules, state: State, kid: Any) -> Keeper:
     """The keeper named ``kid`` (BF-KEEP-1: k1 to k4). Raises IllegalAction ``no-keeper`` for another name,
     ``keeper-lost`` for a keeper the fog took (BF-FOG-4), in this order (BF-FORM-2)."""
     found = next((k for k in state.keepers if k.id == kid), None)
@@ -30,34 +27,34 @@ def find_keeper(game: BlackFog, state: State, kid: Any) -> Keeper:
     return found
 
 
-def set_keeper(game: BlackFog, state: State, keeper: Keeper) -> State:
+def set_keeper(game: Rules, state: State, keeper: Keeper) -> State:
     """``state`` with the keeper of ``keeper.id`` replaced by ``keeper``."""
     return evolve(state, keepers=tuple(keeper if k.id == keeper.id else k for k in state.keepers))
 
 
-def set_animals(game: BlackFog, state: State, changed: Mapping[str, Animal]) -> State:
+def set_animals(game: Rules, state: State, changed: Mapping[str, Animal]) -> State:
     """``state`` with the animals ``changed`` names replaced, the others as they were, in set-up order."""
     return evolve(state, animals=tuple(changed.get(a.id, a) for a in state.animals))
 
 
-def cost(game: BlackFog, animal: Animal) -> int:
+def cost(game: Rules, animal: Animal) -> int:
     """What holding ``animal`` costs (BF-TAME-1: small 1, medium 2, large 3, from the profile)."""
     return int(game.data["sizes"][animal.size]["cost"])
 
 
-def load(game: BlackFog, state: State, keeper: Keeper) -> int:
+def load(game: Rules, state: State, keeper: Keeper) -> int:
     """The cost of the animals ``keeper`` carries (BF-TAME-1)."""
     return sum(game._cost(a) for a in state.animals if a.id in keeper.carrying)
 
 
-def can_move(game: BlackFog, state: State, keeper: Keeper, to: Hex) -> bool:
+def can_move(game: Rules, state: State, keeper: Keeper, to: Hex) -> bool:
     """Whether ``keeper`` may step onto ``to``: a neighbouring tile of the map, not fog (ruling BF-R17: fog
     never clears), not water while carrying. Implements BF-MOVE-1 for the legal list."""
     return (to in game.tiles and hexes.distance(keeper.at, to) == 1 and to not in state.fog
             and not (keeper.carrying and to in state.water))
 
 
-def whistle(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def whistle(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """Every wild animal within 2 tiles takes one step toward the keeper (ruling BF-R3), one on feed too; one
     on the keeper's tile stays. Implements BF-WHISTLE-1, BF-WHISTLE-2 (ruling BF-R4: water on the step stops
     it; never onto a keeper on water) and BF-WHISTLE-3 (into fog it steps and is lost, ruling BF-R5: not
@@ -77,7 +74,7 @@ def whistle(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State
     return game._set_animals(state, changed)
 
 
-def tame(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def tame(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """The keeper takes the named animals from its tile. Implements BF-TAME-1. Raises IllegalAction
     ``no-animal``, ``not-here`` (for the first animal named that fails) or ``over-capacity``, in this order
     (BF-FORM-2)."""
@@ -99,7 +96,7 @@ def tame(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
     return game._set_keeper(state, evolve(keeper, carrying=keeper.carrying + tuple(ids)))
 
 
-def move(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def move(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """The keeper steps onto a neighbouring tile. Implements BF-MOVE-1 (ruling BF-R17: fog never clears;
     ruling BF-R5: fogged water is ``into-fog``). Raises IllegalAction ``off-map``, ``not-adjacent``,
     ``into-fog`` or ``water-while-carrying``, in this order (BF-FORM-2)."""
@@ -116,7 +113,7 @@ def move(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
     return game._set_keeper(state, evolve(keeper, at=to))
 
 
-def feed(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def feed(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """A feed token on the keeper's tile. Implements BF-FEED-1 and ruling BF-R12 (tokens unlimited, one per
     tile). Raises IllegalAction ``feed-on-water``, then ``feed-here`` (BF-FORM-2)."""
     if keeper.at in state.water:
@@ -126,7 +123,7 @@ def feed(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
     return evolve(state, feed=state.feed | {keeper.at})
 
 
-def release(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def release(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """The keeper puts down the named animals (all it carries when the action names none) on its tile; at the
     house they are saved. Implements BF-RELEASE-1 and ruling BF-R10 (only a release saves). Raises
     IllegalAction ``not-carried``, then ``release-on-water`` (BF-FORM-2)."""
@@ -142,7 +139,7 @@ def release(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State
     return game._set_keeper(state, evolve(keeper, carrying=tuple(i for i in keeper.carrying if i not in ids)))
 
 
-def collect(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State:
+def collect(game: Rules, state: State, keeper: Keeper, action: dict) -> State:
     """The keeper takes the feed token from its tile. Implements BF-COLLECT-1. Raises IllegalAction
     ``no-feed``."""
     if keeper.at not in state.feed:
@@ -150,7 +147,7 @@ def collect(game: BlackFog, state: State, keeper: Keeper, action: dict) -> State
     return evolve(state, feed=state.feed - {keeper.at})
 
 
-def keeper_actions(game: BlackFog, state: State) -> list[dict]:
+def keeper_actions(game: Rules, state: State) -> list[dict]:
     """The action phase's legal list (BF-LEGAL-1): ``end-actions``; then for each keeper not lost, while it has
     main actions left (BF-ACT-1), whistle, each move it may make, feed, and one tame per set of the animals on
     its tile that fits; and, whatever its actions (BF-ACT-2), one release per set of the animals it carries

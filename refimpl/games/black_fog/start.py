@@ -7,21 +7,18 @@ state; each returns a new state and never changes one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import streams
 from ..base import JSON, BadSetup, evolve
 from . import hexes
 from .hexes import Hex
-from .model import Animal, Keeper, State
-
-if TYPE_CHECKING:
-    from .engine import BlackFog
+from .model import Animal, Keeper, Rules, State
 
 SETUP_KEYS = {"map", "animals", "keepers", "fog", "feed", "round"}
 
 
-def mapped(game: BlackFog, ruleset: str | None, seed: int | None, setup: Mapping[str, JSON] | None) -> State:
+def mapped(game: Rules, ruleset: str | None, seed: int | None, setup: Mapping[str, JSON] | None) -> State:
     """The game ``setup`` gives, with its map given or drawn, before the map is checked against the set-up's
     fog and feed. Implements BF-START-1 (the set-ups refused), BF-KEEP-1, BF-MAP-4 and ruling BF-R11 (what the
     set-up leaves out comes from the profile). Raises BadSetup for any other fault."""
@@ -68,7 +65,7 @@ def mapped(game: BlackFog, ruleset: str | None, seed: int | None, setup: Mapping
     return state
 
 
-def setup_of(game: BlackFog, state: State) -> dict[str, JSON] | None:
+def setup_of(game: Rules, state: State) -> dict[str, JSON] | None:
     """The set-up of ``state``'s map (healthy trees, water), wild animals, keepers, fog, feed and round (which the
     set-up begins in its action phase); animals carried, saved or lost and withered trees are left out. None once
     the game is over or a keeper is lost (a set-up cannot leave a keeper out)."""
@@ -82,7 +79,7 @@ def setup_of(game: BlackFog, state: State) -> dict[str, JSON] | None:
             "fog": names(state.fog), "feed": names(state.feed), "round": state.round}
 
 
-def setup_tile(game: BlackFog, text: Any) -> Hex:
+def setup_tile(game: Rules, text: Any) -> Hex:
     """A tile of a set-up: ``"q,r"`` of the map (BF-START-1). Raises BadSetup."""
     try:
         if type(text) is not str:
@@ -92,7 +89,7 @@ def setup_tile(game: BlackFog, text: Any) -> Hex:
         raise BadSetup("bad-setup", f"{text!r} is not a tile of the map (tiles are \"q,r\")") from None
 
 
-def setup_tiles(game: BlackFog, mapping: Mapping[str, Any], key: str) -> frozenset[Hex]:
+def setup_tiles(game: Rules, mapping: Mapping[str, Any], key: str) -> frozenset[Hex]:
     """The tiles listed under ``key`` of a set-up mapping (none when it is left out; a tile named twice counts
     once). Raises BadSetup when they are not a list of tiles of the map."""
     tiles = mapping.get(key, [])
@@ -101,7 +98,7 @@ def setup_tiles(game: BlackFog, mapping: Mapping[str, Any], key: str) -> frozens
     return frozenset(game._setup_tile(t) for t in tiles)
 
 
-def tile(game: BlackFog, text: str) -> Hex:
+def tile(game: Rules, text: str) -> Hex:
     """The tile of the map ``text`` names, spelled canonically (specs/black-fog.md, "The map and its
     coordinates"; BF-MAP-1: only the tiles of the map's rings). Raises ValueError for any other text."""
     found = hexes.parse(text)
@@ -110,7 +107,7 @@ def tile(game: BlackFog, text: str) -> Hex:
     return found
 
 
-def pick(game: BlackFog, state: State, pool: list[Hex], k: int) -> tuple[State, list[Hex]]:
+def pick(game: Rules, state: State, pool: list[Hex], k: int) -> tuple[State, list[Hex]]:
     """``k`` tiles drawn without replacement from ``pool`` (in ring order) with the seeded stream, each an
     unbiased draw over the tiles left, every output counted in ``draws`` (ruling BF-R6)."""
     pool, chosen = list(pool), []
@@ -122,7 +119,7 @@ def pick(game: BlackFog, state: State, pool: list[Hex], k: int) -> tuple[State, 
     return evolve(state, stream=stream, draws=draws), chosen
 
 
-def generate(game: BlackFog, state: State) -> State:
+def generate(game: Rules, state: State) -> State:
     """The map drawn from the seed: apple trees, then water, ring by ring from ring 2 outward (ruling BF-R6).
     Implements BF-MAP-2 (3 trees in every ring but the house and the outer ring), BF-MAP-3 (one water tile per
     six tiles), BF-MAP-4 and ruling BF-R7 (water never on a tree nor where an animal or keeper starts)."""
@@ -141,7 +138,7 @@ def generate(game: BlackFog, state: State) -> State:
     return evolve(state, apple=frozenset(apple), water=frozenset(water))
 
 
-def drawn_map_problem(game: BlackFog, state: State) -> str | None:
+def drawn_map_problem(game: Rules, state: State) -> str | None:
     """What is wrong with ``state``'s map as one drawn at the start (a set-up may give any map; a drawn one
     follows BF-MAP-2, BF-MAP-3, BF-MAP-4 and BF-R7), or None: 3 apple trees in every ring but the house and the
     outer ring, one water tile per six tiles in every ring but the house, no tile both, the house neither, no
@@ -165,7 +162,7 @@ def drawn_map_problem(game: BlackFog, state: State) -> str | None:
     return None
 
 
-def explicit_setup(game: BlackFog, ruleset: str | None, seed: int | None,
+def explicit_setup(game: Rules, ruleset: str | None, seed: int | None,
                    setup: Mapping[str, JSON]) -> Mapping[str, JSON]:
     """The set-up with the map the seed draws, when it gives none (ruling BF-R6); also when the drawn map then
     makes the set-up refused (feed on drawn water), so a build given the map refuses it too."""

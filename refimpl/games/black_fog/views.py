@@ -5,18 +5,13 @@ Functions of the engine (``game``: its profile and its steps) and a state; none 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..base import JSON
 from . import hexes
 from .hexes import Hex
-from .model import State
-
-if TYPE_CHECKING:
-    from .engine import BlackFog
+from .model import Rules, State
 
 
-def score(game: BlackFog, state: State) -> dict[str, int]:
+def score(game: Rules, state: State) -> dict[str, int]:
     """The score at any moment: a, b, c per small, medium, large animal saved; d, e, f for each size whose every
     species (as the ruleset lists them) has an animal saved (ruling BF-R13); -g per keeper lost; -h per animal
     lost (ruling BF-R8: those a lost keeper held too); and the total. Implements BF-SCORE-1 with the values of
@@ -32,7 +27,7 @@ def score(game: BlackFog, state: State) -> dict[str, int]:
     return points
 
 
-def view(game: BlackFog, state: State, observer: str | None = None) -> dict[str, JSON]:
+def view(game: Rules, state: State, observer: str | None = None) -> dict[str, JSON]:
     """The state view: exactly the fields of the spec's section "State view", tiles named ``"q,r"`` and listed
     sorted by q, then r. Implements BF-VIEW-1 (``pending`` as the game waits: BF-ANIMAL-3, BF-FOG-1)."""
     name = game.names.__getitem__
@@ -63,7 +58,7 @@ def view(game: BlackFog, state: State, observer: str | None = None) -> dict[str,
     }
 
 
-def listed(game: BlackFog, tiles: frozenset[Hex]) -> tuple[str, ...]:
+def listed(game: Rules, tiles: frozenset[Hex]) -> tuple[str, ...]:
     """The names of ``tiles`` in tile order (q, then r, as numbers), as a view lists them (BF-VIEW-1); the
     engine caches them for the sets that come back (most actions leave the trees, the water, the fog and the
     feed as they were)."""
