@@ -71,6 +71,14 @@ def test_a_mutated_module_differs_from_the_original_only_at_its_site() -> None:
     assert "if a < LIMIT and b:" in mutate(SOURCE, site)
 
 
+def test_a_protocol_declares_types_only_and_is_not_mutated() -> None:
+    protocol = ("from typing import Protocol\n\nclass Rules(Protocol):\n    size: int = 3\n\n"
+                "    def step(self, a: int) -> int: ...\n\n")
+    assert [s.qualname for s in python_sites("m.py", SOURCE + protocol)] == \
+        [s.qualname for s in python_sites("m.py", SOURCE)]
+    assert python_sites("m.py", protocol.replace("(Protocol)", "")), "a class like it that is not a Protocol is"
+
+
 def test_mutant_ids_do_not_depend_on_line_numbers() -> None:
     before = {s.id for s in python_sites("m.py", SOURCE)}
     shifted = {s.id for s in python_sites("m.py", "\n\n# a comment\n\n" + SOURCE)}

@@ -9,7 +9,8 @@ function it is. So an edit elsewhere in a file does not rename the mutants a rev
 Nothing inside the message of an error (the arguments after its code) is mutated: messages are free text
 for people and the kit compares only codes. Nor is what an engine has only for the kit itself, which no
 build is judged on: ``setup_of``, ``describe`` and ``rules_of`` (the fuzzer's shrinking and wording) and the
-``field_rules`` table (the rules a message cites). Operators (after mutmut's and cosmic-ray's usual sets):
+``field_rules`` table (the rules a message cites). Nor are declarations of types only: a ``Protocol``'s body (what a
+game's topic modules read of its engine) never runs. Operators (after mutmut's and cosmic-ray's usual sets):
 
 - ``compare``: ``<``/``<=``, ``>``/``>=``, ``==``/``!=``, ``in``/``not in``, ``is``/``is not`` swapped;
 - ``arith``: ``+``/``-`` swapped, ``*`` to ``+``, ``//`` and ``/`` to ``*``, ``%`` to ``//``, bit
@@ -141,6 +142,9 @@ class _Finder:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _KIT_ONLY_FUNCTIONS:
             return
         if isinstance(node, ast.keyword) and node.arg in _KIT_ONLY_KEYWORDS:
+            return
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b) in ("Protocol", "typing.Protocol")
+                                                  for b in node.bases):
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             qualname = node.name if qualname == "<module>" else f"{qualname}.{node.name}"

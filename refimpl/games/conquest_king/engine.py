@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction
-from .deployment import Deployment
-from .lobby import Lobby
+from . import battle, board, deployment, lobby, views
 from .model import Profile, State, Unit, order
-from .views import Views, observer_of
+from .views import observer_of
 
 INFO = GameInfo(
     name="conquest-king",
@@ -68,7 +67,12 @@ TYPES = {"side": str, "kind": str, "facing": str, "attack": bool, "ambush": bool
          "attacker": int, "defender": int}
 
 
-class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
+class ConquestKing(Game[State, dict]):
+    """The Conquest King engine: the profile's numbers, the surface the kit uses, and the dispatch of actions to
+    the rules' steps. Each step is a function of a topic module (board, battle, deployment, lobby, views), bound
+    below as a method; the steps call one another through the engine, so a variant engine that overrides one
+    step (a misreading) changes every step that uses it."""
+
     info = INFO
 
     def __init__(self, data: Mapping[str, Any]) -> None:
@@ -257,3 +261,49 @@ class ConquestKing(Deployment, Lobby, Views, Game[State, dict]):
     def from_view(self, view: Mapping[str, JSON]) -> State:
         raise BadSetup("bad-view", "Conquest King states are rebuilt by replaying their actions (hidden "
                        "information means no single view holds the whole state)")
+
+    # --- the rules' steps, from the topic modules ---------------------------------------------------
+    _default_facing = board._default_facing
+    _on_map = board._on_map
+    terrain_at = board.terrain_at
+    unit_at = board.unit_at
+    unit = board.unit
+    _faced = board._faced
+
+    _mover = battle._mover
+    _reachable = battle._reachable
+    _moves = battle._moves
+    _closed = battle._closed
+    _entries = battle._entries
+    _move = battle._move
+    _triggers = battle._triggers
+    _reveal = battle._reveal
+    _end_phase = battle._end_phase
+    _next_phase = battle._next_phase
+    participants = battle.participants
+    bases = battle.bases
+    _side_of = battle._side_of
+    _dice = battle._dice
+    _after = battle._after
+    _finish = battle._finish
+
+    _position = deployment._position
+    setup_of = deployment.setup_of
+    _taken = deployment._taken
+    _deploy_squares = deployment._deploy_squares
+    _deploy_area = deployment._deploy_area
+    _deploy_actions = deployment._deploy_actions
+    _deploy_index = deployment._deploy_index
+    _free_runs = deployment._free_runs
+    _deploying = deployment._deploying
+    _deploy = deployment._deploy
+    _undeploy = deployment._undeploy
+    _complete = deployment._complete
+    _numbered = deployment._numbered
+
+    _register = lobby._register
+    deadlines = lobby.deadlines
+    _wait = lobby._wait
+
+    view = views.view
+    describe = views.describe
