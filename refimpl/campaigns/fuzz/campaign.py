@@ -164,53 +164,72 @@ def run_campaign(job: CampaignJob, driver: ProtocolDriver | None = None,
     every PROGRESS_EVERY cases and when something is found."""
     profile = job.settings.profile
     with using({profile.game: profile} if profile is not None else None):
-        return _campaign(job, driver, progress)
+        return Campaign(job, driver, progress).outcome()
 
 
-def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
-              progress: Callable[[str], None] | None) -> CampaignResult:
-    s = job.settings
-    engine = GAMES[s.game]
-    seed = s.job_seed(job.job)
-    result = CampaignResult(job.job, seed)
-    shape = CaseShape(max_steps=s.max_steps or engine.info.typical_length, depth=engine.info.typical_length // 2)
-    budget = s.budget
-    started = time.monotonic()
-    build: list[ProtocolDriver | None] = [driver]
-    found: dict[str, Any] = {}  # kind, case, at (seconds), first_steps
-    broke: dict[str, tuple[str, str]] = {}  # cause: (the build's fault, its stderr) the first time it broke
+class Campaign:
+    """One campaign's search and shrink, and what they share: the build (started here unless given, started
+    again when it dies), the first finding, and how the build broke the first time. ``run`` judges one case,
+    ``attempt`` draws one and runs it, ``search`` and ``shrink`` are the two halves, ``result`` the outcome."""
 
-    history: list[Case] = []  # the cases the running build process has been sent, oldest first
+    def __init__(self, job: CampaignJob, driver: ProtocolDriver | None,
+                 progress: Callable[[str], None] | None) -> None:
+        s = self.s = job.settings
+        self.job, self.given, self.progress = job, driver, progress
+        engine = GAMES[s.game]
+        self.seed = s.job_seed(job.job)
+        self.result = CampaignResult(job.job, self.seed)
+        self.shape = CaseShape(max_steps=s.max_steps or engine.info.typical_length,
+                               depth=engine.info.typical_length // 2)
+        self.started = time.monotonic()
+        self.build: ProtocolDriver | None = driver
+        self.found: dict[str, Any] = {}  # kind, case, at (seconds), first_steps, choices
+        self.broke: dict[str, tuple[str, str]] = {}  # cause: (the build's fault, its stderr) the first time it broke
+        self.history: list[Case] = []  # the cases the running build process has been sent, oldest first
+        self.broken_by: Case | None = None  # the joined case when the build broke after several
+        self.hypothesis_until = float("inf")
+        self.hypothesis_cut = False
+        self.since_improved = 0
+        self.rotation = job.rulesets or (job.ruleset,)
+        self.drawn_ahead = 0
+        self.current = job.ruleset  # the ruleset of the case being judged (while shrinking: the finding's)
+        self.shrinker: Shrinker | None = None
 
-    def connect() -> ProtocolDriver:
-        current = build[0]
+    def connect(self) -> ProtocolDriver:
+        """The build, started (again, with an empty history) when there is none or it died."""
+        current = self.build
         if current is None or not current.alive:
-            history.clear()
+            self.history.clear()
             if current is not None:
                 current.close()
-            timeout = s.timeout
-            if broke.get("cause", ("",))[0].startswith("hung"):
+            timeout = self.s.timeout
+            if self.broke.get("cause", ("",))[0].startswith("hung"):
                 timeout = min(timeout, HANG_SHRINK_TIMEOUT)  # shrinking a hang: every case that hangs waits
-            current = build[0] = ProtocolDriver(job.command, timeout)
+            current = self.build = ProtocolDriver(self.job.command, timeout)
         return current
 
-    def run(case: Case | CaseDraw, upcoming: Upcoming | None = None, after: Upcoming | None = None,
+    def _drop_build(self) -> None:
+        if self.build is not None:
+            self.build.close()
+            self.build = None
+
+    def run(self, case: Case | CaseDraw, upcoming: Upcoming | None = None, after: Upcoming | None = None,
             connected: ProtocolDriver | BuildBroke | None = None) -> tuple[str | None, int]:
         """(what went wrong, the step it went wrong at) for one case, or for one being drawn (it is drawn as
         it is judged; ``upcoming``: drawn ahead, then). ``after``: the next case, drawn ahead while the build
         answers this one. ``connected``: the build the caller has connected to already (or the way it broke
         trying), so a build that cannot start is started once a case."""
+        s, result = self.s, self.result
         drawn = case if isinstance(case, CaseDraw) else None
         try:
-            if found.get("kind") == Status.BROKE and build[0] is not None:
-                build[0].close()  # a fault that builds up over many cases: each shrink step starts afresh
-                build[0] = None
+            if self.found.get("kind") == Status.BROKE:
+                self._drop_build()  # a fault that builds up over many cases: each shrink step starts afresh
             if isinstance(connected, BuildBroke):
                 raise connected
-            target = connect() if connected is None else connected
+            target = self.connect() if connected is None else connected
             if drawn is None:
                 assert isinstance(case, Case)  # not being drawn: a whole case
-                history.append(case)
+                self.history.append(case)
                 judged = judge(case, target, "legal" in target.capabilities, any_order=not s.twice)
             else:
                 target.process.idle = None if after is None else after.planned_for(target).step
@@ -219,34 +238,15 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                                          None if upcoming is None else upcoming.plan(), any_order=not s.twice)
                 finally:
                     target.process.idle = None
-                    history.append(drawn.sent())  # what the build was sent of it
+                    self.history.append(drawn.sent())  # what the build was sent of it
                 case = judged.case
         except BuildBroke as exc:
-            if drawn is not None:
-                if upcoming is not None:  # being drawn for a plan: drawn to its end (the plan answers it alone)
-                    for _ in upcoming.plan():
-                        pass
-                case = drawn.case()  # drawn whole all the same
-            assert isinstance(case, Case)
-            result.cases += 1
-            broke.setdefault("cause", (f"{exc.cause}: {exc.message}", exc.stderr_tail))
-            if build[0] is not None:
-                build[0].close()
-                build[0] = None
-            step = getattr(exc, "step", len(case.steps))
-            if not found and len(history) > 1:
-                # The build broke after earlier cases too: the finding is all of them in one, so a fresh
-                # build breaks on it as well; shrinking drops what it does not need.
-                whole = joined(history)
-                broken_by[0] = whole
-                step += len(whole.steps) - len(case.steps)
-            history.clear()
-            return Status.BROKE, step
+            return Status.BROKE, self._broke(exc, case, drawn, upcoming)
         result.cases += 1
         result.requests += len(judged.probes)
-        if progress is not None and not found and result.cases % PROGRESS_EVERY == 0:
-            progress(f"{result.cases}{f'/{s.examples}' if s.examples else ''} cases, {result.requests} requests, "
-                     f"{time.monotonic() - started:.0f} s")
+        if self.progress is not None and not self.found and result.cases % PROGRESS_EVERY == 0:
+            self.progress(f"{result.cases}{f'/{s.examples}' if s.examples else ''} cases, {result.requests} "
+                          f"requests, {time.monotonic() - self.started:.0f} s")
         if judged.divergence is not None:
             return Status.DIVERGES, judged.divergence.step
         if s.twice:
@@ -256,39 +256,53 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 return Status.NONDETERMINISTIC, len(case.steps)
         return None, 0
 
-    def cut(case: Case, step: int, kind: str) -> Case:
-        return case.with_steps(case.steps[:step]) if kind in (Status.DIVERGES, Status.BROKE) else case
+    def _broke(self, exc: BuildBroke, case: Case | CaseDraw, drawn: CaseDraw | None,
+               upcoming: Upcoming | None) -> int:
+        """The build broke on ``case``: counted, the first cause kept, the build dropped; the step it broke at
+        (in the cases it was sent joined, when it broke after earlier ones too)."""
+        if drawn is not None:
+            if upcoming is not None:  # being drawn for a plan: drawn to its end (the plan answers it alone)
+                for _ in upcoming.plan():
+                    pass
+            case = drawn.case()  # drawn whole all the same
+        assert isinstance(case, Case)
+        self.result.cases += 1
+        self.broke.setdefault("cause", (f"{exc.cause}: {exc.message}", exc.stderr_tail))
+        self._drop_build()
+        step: int = getattr(exc, "step", len(case.steps))
+        if not self.found and len(self.history) > 1:
+            # The build broke after earlier cases too: the finding is all of them in one, so a fresh
+            # build breaks on it as well; shrinking drops what it does not need.
+            whole = joined(self.history)
+            self.broken_by = whole
+            step += len(whole.steps) - len(case.steps)
+        self.history.clear()
+        return step
 
-    broken_by: list[Case | None] = [None]  # the joined case when the build broke after several
-    hypothesis_until = [float("inf")]
-    hypothesis_cut = [False]
-
-    since_improved = [0]
-
-    def fails(data: Any) -> bool:
+    def fails(self, data: Any) -> bool:
         """Hypothesis's test while shrinking: the case its numbers draw fails as the one found did."""
-        return attempt(Draw(data))
+        return self.attempt(Draw(data))
 
-    def attempt(draw: Draw, upcoming: Upcoming | None = None, after: Upcoming | None = None) -> bool:
+    def attempt(self, draw: Draw, upcoming: Upcoming | None = None, after: Upcoming | None = None) -> bool:
         """Draw a case with ``draw`` and run it: True when it fails (while shrinking: the way the one found
         did, and it is kept when smaller). ``upcoming``: the case drawn ahead with ``draw`` (searching);
         ``after``: the next one, to draw ahead while this one waits for the build."""
-        now = time.monotonic()
+        now, found, budget = time.monotonic(), self.found, self.s.budget
         if found:
-            since_improved[0] += 1
-            if since_improved[0] > STALE_SHRINKS:
+            self.since_improved += 1
+            if self.since_improved > STALE_SHRINKS:
                 return False  # Hypothesis has not made the case smaller for a while: on to the passes
-        if now > hypothesis_until[0]:
-            hypothesis_cut[0] = True
+        if now > self.hypothesis_until:
+            self.hypothesis_cut = True
             return False
-        if budget is not None and not found and now - started > budget:
-            result.timed_out = True
+        if budget is not None and not found and now - self.started > budget:
+            self.result.timed_out = True
             return False
         with quiet_gc():
             connected: ProtocolDriver | BuildBroke | None = None
             if upcoming is not None:
                 try:
-                    connected = connect()
+                    connected = self.connect()
                 except BuildBroke as exc:
                     connected = exc  # (run says so, without starting the build again)
                 if isinstance(connected, ProtocolDriver) and not is_explicit(connected):
@@ -296,93 +310,110 @@ def _campaign(job: CampaignJob, driver: ProtocolDriver | None,
                 else:  # the build does not start, or it is sent the explicit form of each request, which the
                     # case must be drawn whole for (judge_drawn): drawn afresh, as usual
                     draw, upcoming, after = upcoming.begin_again().d, None, None
-            drawn = CaseDraw(draw, s.game, current[0], shape) if upcoming is None else upcoming.case_draw()
-            broken_by[0] = None
+            drawn = CaseDraw(draw, self.s.game, self.current, self.shape) if upcoming is None \
+                else upcoming.case_draw()
+            self.broken_by = None
             # While searching, the case goes to the build as it is drawn. While shrinking, it is drawn whole
             # first: Hypothesis may end a shrunk case midway, and then the build must not have been sent it.
-            kind, step = run(drawn, upcoming, after, connected) if not found else run(drawn.case())
+            kind, step = self.run(drawn, upcoming, after, connected) if not found else self.run(drawn.case())
         case = drawn.case()
         if kind is None or (found and kind != found["kind"]):
             return False
-        case = cut(broken_by[0] or case, step, kind)
+        case = _cut(self.broken_by or case, step, kind)
         if not found:
-            found.update(kind=kind, case=case, at=time.monotonic() - started, first_steps=len(case.steps))
-            if progress is not None:
-                progress(f"{kind} after {result.cases} cases ({now - started:.1f} s); shrinking a "
-                         f"{len(case.steps)}-step case")
+            found.update(kind=kind, case=case, at=time.monotonic() - self.started, first_steps=len(case.steps))
+            if self.progress is not None:
+                self.progress(f"{kind} after {self.result.cases} cases ({now - self.started:.1f} s); shrinking a "
+                              f"{len(case.steps)}-step case")
         elif case.size() < found["case"].size():
             found["case"] = case
-            since_improved[0] = 0
+            self.since_improved = 0
         return True
 
-    def search_ends() -> None:
-        result.search_seconds = round(time.monotonic() - started, 3)
+    def _search_ends(self) -> None:
+        result = self.result
+        result.search_seconds = round(time.monotonic() - self.started, 3)
         result.search_cases, result.search_requests = result.cases, result.requests
 
-    rotation = job.rulesets or (job.ruleset,)
-    drawn_ahead = [0]
-    current = [job.ruleset]  # the ruleset of the case being judged (while shrinking: the finding's)
-
-    def ahead(cases: random.Random) -> Upcoming:
+    def ahead(self, cases: random.Random) -> Upcoming:
         """The next case of the search, with its own seed in turn, to be drawn ahead while the build answers;
-        its ruleset the next of ``rotation``."""
-        ruleset = rotation[drawn_ahead[0] % len(rotation)]
-        drawn_ahead[0] += 1
-        return Upcoming(cases.getrandbits(64), s.game, ruleset, shape)
+        its ruleset the next of the rotation."""
+        ruleset = self.rotation[self.drawn_ahead % len(self.rotation)]
+        self.drawn_ahead += 1
+        return Upcoming(cases.getrandbits(64), self.s.game, ruleset, self.shape)
 
-
-    shrinker: Shrinker | None = None
-    try:
-        cases = random.Random(seed)  # each case's own seed, in turn
-        upcoming = ahead(cases)
-        while not found and not result.timed_out and s.searching(result.cases, result.requests):
-            this, upcoming = upcoming, ahead(cases)
-            current[0] = this.ruleset
-            if attempt(this.d, this, upcoming):
+    def search(self) -> None:
+        """Cases until one fails, the count or budget is spent; a long first finding is weighed against
+        LOOK_FURTHER more cases, the shortest failing one kept."""
+        found, result = self.found, self.result
+        cases = random.Random(self.seed)  # each case's own seed, in turn
+        upcoming = self.ahead(cases)
+        while not found and not result.timed_out and self.s.searching(result.cases, result.requests):
+            this, upcoming = upcoming, self.ahead(cases)
+            self.current = this.ruleset
+            if self.attempt(this.d, this, upcoming):
                 found["choices"] = this.d.choices
-        search_ends()
+        self._search_ends()
         if found and len(found["case"].steps) > LONG_FINDING:
             # A long first finding: a few more cases, and the shortest failing one is shrunk (shrinking cannot
             # always undo a long route: Black Fog's stream moves on, so a set-up cannot start half way).
             for _ in range(LOOK_FURTHER):
                 first = found["case"]
-                this, upcoming = upcoming, ahead(cases)
+                this, upcoming = upcoming, self.ahead(cases)
                 draw = Draw(seed=this.seed)  # drawn whole, as cases are while shrinking
-                current[0] = this.ruleset
-                if attempt(draw) and found["case"] is not first:
+                self.current = this.ruleset
+                if self.attempt(draw) and found["case"] is not first:
                     found["choices"] = draw.choices
-                current[0] = found["case"].ruleset
-            since_improved[0] = 0
-            search_ends()  # those cases are search too: shrinking's time starts after them
+                self.current = found["case"].ruleset
+            self.since_improved = 0
+            self._search_ends()  # those cases are search too: shrinking's time starts after them
+
+    def shrink(self) -> None:
+        """The finding made small: by Hypothesis over its numbers for half the shrink time, then the passes."""
+        found = self.found
+        shrink_from = time.monotonic()
+        self.hypothesis_until = shrink_from + self.s.shrink_time * 0.5
+        with same_draws_everywhere():  # Hypothesis replays the found case's numbers and shrinks them
+            shrink_choices(found["choices"], self.fails, self.seed)
+        check_stop()  # a signal whose exception Hypothesis's callbacks swallowed
+
+        def check(case: Case) -> int | None:
+            check_stop()
+            with quiet_gc():
+                kind, step = self.run(case)
+            return step if kind == found["kind"] else None
+
+        self.shrinker = Shrinker(check, shrink_from + self.s.shrink_time)
+        found["case"] = self.shrinker.run(found["case"])
+
+    def outcome(self) -> CampaignResult:
+        """Search, shrink what was found, and the result; an interrupt while shrinking keeps the best so far.
+        The build started here ends here."""
+        found, result = self.found, self.result
+        try:
+            self.search()
+            if found:
+                self.shrink()
+        except KeyboardInterrupt:
+            if not found:
+                raise
+            result.interrupted = acknowledge() or "SIGINT"  # keep what was found: it is written, unconfirmed
+            if self.shrinker is not None and self.shrinker.best is not None:
+                found["case"] = self.shrinker.best
+        finally:
+            if self.build is not None and self.build is not self.given:  # ours: started here, or for a dead one
+                self.build.close()
         if found:
-            shrink_from = time.monotonic()
-            hypothesis_until[0] = shrink_from + s.shrink_time * 0.5
-            with same_draws_everywhere():  # Hypothesis replays the found case's numbers and shrinks them
-                shrink_choices(found["choices"], fails, seed)
-            check_stop()  # a signal whose exception Hypothesis's callbacks swallowed
+            cause, stderr = self.broke.get("cause", ("", "")) if found["kind"] == Status.BROKE else ("", "")
+            was_cut = result.interrupted is not None or (self.shrinker is not None and self.shrinker.cut) \
+                or self.hypothesis_cut
+            result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3),
+                                     found["first_steps"], round(time.monotonic() - self.started
+                                                                 - result.search_seconds, 3), was_cut, cause, stderr)
+        result.seconds = round(time.monotonic() - self.started, 3)
+        return result
 
-            def check(case: Case) -> int | None:
-                check_stop()
-                with quiet_gc():
-                    kind, step = run(case)
-                return step if kind == found["kind"] else None
 
-            shrinker = Shrinker(check, shrink_from + s.shrink_time)
-            found["case"] = shrinker.run(found["case"])
-    except KeyboardInterrupt:
-        if not found:
-            raise
-        result.interrupted = acknowledge() or "SIGINT"  # keep what was found: it is written, unconfirmed
-        if shrinker is not None and shrinker.best is not None:
-            found["case"] = shrinker.best
-    finally:
-        if build[0] is not None and build[0] is not driver:  # ours: started here, or in place of a dead one
-            build[0].close()
-    if found:
-        cause, stderr = broke.get("cause", ("", "")) if found["kind"] == Status.BROKE else ("", "")
-        was_cut = result.interrupted is not None or (shrinker is not None and shrinker.cut) or hypothesis_cut[0]
-        result.finding = Finding(found["kind"], found["case"].json(), round(found["at"], 3), found["first_steps"],
-                                 round(time.monotonic() - started - result.search_seconds, 3), was_cut, cause,
-                                 stderr)
-    result.seconds = round(time.monotonic() - started, 3)
-    return result
+def _cut(case: Case, step: int, kind: str) -> Case:
+    """A diverging or breaking case cut after the step it failed at; any other as it is."""
+    return case.with_steps(case.steps[:step]) if kind in (Status.DIVERGES, Status.BROKE) else case
