@@ -506,6 +506,24 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
     assert drawn & {seed for seed, _ in edges}
 
 
+def test_black_fog_edge_seeds_draw_a_map_that_meets_a_thrown_away_output_and_are_drawn() -> None:
+    """A Black Fog seed whose map, drawn from it, meets an output the unbiased draw throws away takes one output
+    more than a plain seed's map (ruling BF-R6); drawn starts use such seeds, without a set-up, so a build that
+    keeps such an output (or takes another limit for a draw over many tiles) is found."""
+    from refimpl.campaigns.fuzz.cases import draw_start
+    from refimpl.games.black_fog.kit.explore import map_stream_edges
+
+    engine = GAMES["black-fog"]
+    plain = engine.new_state(None, 0, {}).draws
+    edges = map_stream_edges(engine)
+    assert edges, "the default map has a seed under 2^53 at the edge (3166782436651141)"
+    for seed in edges:
+        assert 0 <= seed < 1 << 53 and engine.new_state(None, seed, {}).draws == plain + 1
+    assert all(engine.new_state(None, seed, {}).draws == plain for seed in (1, 2, 3, 1 << 40, (1 << 53) - 1))
+    starts = [draw_start(Draw(seed=i), "black-fog", "v1", 10) for i in range(300)]
+    assert any(seed in edges and setup == {} for seed, setup, _ in starts)
+
+
 # --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------
 
 def _ck_draws(n: int) -> list[dict[str, Any]]:

@@ -233,8 +233,7 @@ def draw_start(d: Draw, game: str, ruleset: str, depth: int) -> tuple[JSON, JSON
         setup = draw_setup(d, engine, ruleset)
         edge = hints(game).edge
         if edge is not None and d.one_in(4):  # a seed whose stream is about to meet its rare edge
-            seed, patch = edge(d, engine)
-            setup = {**setup, **patch}
+            seed, setup = edge(d, engine, setup) or (seed, setup)
         return seed, setup, "drawn"
     return seed, {}, "plain"
 

@@ -23,7 +23,7 @@ from ...games.registry import loaded
 from .draw import Draw
 
 Drawer = Callable[[Draw, Any, str], dict[str, JSON]]
-Edge = Callable[[Draw, Any], tuple[int, dict[str, JSON]]]
+Edge = Callable[[Draw, Any, dict[str, JSON]], tuple[int, dict[str, JSON]] | None]
 Step = Callable[[Draw, Any, Any, list[JSON]], JSON | None]
 Merge = Callable[[JSON, JSON], JSON | None]
 
@@ -33,7 +33,8 @@ class Hints:
     """What a game tells the fuzzer beyond its engine (its unit's ``explore``), each None where it has none:
     ``setup`` draws a set-up around a busy spot; ``step`` now and then picks the next action of a case toward what
     random play seldom reaches (None: a random one); ``merge`` adds up two consecutive actions, for the shrinker;
-    ``edge`` gives a seed (and set-up) at the edge of the game's seeded streams."""
+    ``edge`` gives a seed at the edge of the game's seeded streams and the set-up to start it with, given the one
+    drawn (None: no such seed)."""
 
     setup: Drawer | None = None
     step: Step | None = None

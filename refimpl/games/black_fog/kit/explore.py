@@ -1,13 +1,14 @@
 """Black Fog's hints to the fuzzer (campaigns/fuzz/positions.py): animals, feed and fog around the keepers, late
-rounds."""
+rounds; and seeds whose drawn map meets an output the unbiased draw throws away."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ....campaigns.fuzz.draw import Draw
 from ....campaigns.fuzz.positions import Hints
-from ... import JSON
+from ... import JSON, streams
 from .. import hexes
 
 
@@ -42,4 +43,30 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             "round": 1 + d.below(rounds) if not d.one_in(3) else rounds - d.below(2)}
 
 
-HINTS = Hints(setup=black_fog)
+@cache
+def map_stream_edges(engine: Any) -> tuple[int, ...]:
+    """Seeds a start may name (0 to 2^53 - 1) whose map, drawn from the seed (a start without a set-up), meets an
+    output the unbiased draw throws away (ruling BF-R6: each draw over the tiles left of a pool). A draw over n
+    tiles throws away the outputs of 2^64 - (2^64 mod n) and above, so under 2^64 - n: the stream is run
+    backwards from each of those for each output the map takes, and a seed is kept where the engine's start
+    takes one output more than a plain one. A seed drawn at random meets one about once in 2^58 maps, and the
+    draws over more than 16 tiles take their limit from the general formula rather than a table."""
+    plain = engine.new_state(None, 0, {}).draws  # seed 0's map throws nothing away
+    most = len(engine.tiles)
+    found = set()
+    for k in range(1, plain + 1):  # output k of the stream
+        for output in range((1 << 64) - most, 1 << 64):
+            seed = (streams._state_of(output) - k * streams.GOLDEN) & streams.MASK  # the stream run backwards
+            if seed < 1 << 53 and engine.new_state(None, seed, {}).draws > plain:
+                found.add(seed)
+    return tuple(sorted(found))
+
+
+def map_edge(d: Draw, engine: Any, setup: dict[str, JSON]) -> tuple[int, dict[str, JSON]] | None:
+    """A seed whose drawn map meets a thrown-away output, started without a set-up (the map and where the
+    animals and keepers stand are what the stream's draws depend on); None where the profile has none."""
+    edges = map_stream_edges(engine)
+    return (d.pick(edges), {}) if edges else None
+
+
+HINTS = Hints(setup=black_fog, edge=map_edge)

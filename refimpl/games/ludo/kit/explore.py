@@ -63,11 +63,11 @@ def ludo_stream_edges(dice_xor: int, cap: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(found))
 
 
-def ludo_edge(d: Draw, engine: Any) -> tuple[int, dict[str, JSON]]:
-    """A seed and the set-up's ``throws`` a throw or three before an output the die throws away."""
+def ludo_edge(d: Draw, engine: Any, setup: dict[str, JSON]) -> tuple[int, dict[str, JSON]] | None:
+    """A seed, and the drawn set-up with its ``throws`` a throw or three before an output the die throws away."""
     b = engine.board
     seed, throws = d.pick(ludo_stream_edges(b.dice_xor, b.cap))
-    return seed, {"throws": max(0, throws - d.below(3))}
+    return seed, {**setup, "throws": max(0, throws - d.below(3))}
 
 
 HINTS = Hints(setup=ludo, edge=ludo_edge)
