@@ -508,20 +508,25 @@ def test_ludo_edge_seeds_meet_an_output_the_die_throws_away_and_are_drawn() -> N
 
 def test_black_fog_edge_seeds_draw_a_map_that_meets_a_thrown_away_output_and_are_drawn() -> None:
     """A Black Fog seed whose map, drawn from it, meets an output the unbiased draw throws away takes one output
-    more than a plain seed's map (ruling BF-R6); drawn starts use such seeds, without a set-up, so a build that
+    more than a plain seed's map (ruling BF-R6); drawn starts use such seeds around their set-up, so a build that
     keeps such an output (or takes another limit for a draw over many tiles) is found."""
     from refimpl.campaigns.fuzz.cases import draw_start
-    from refimpl.games.black_fog.kit.explore import map_stream_edges
+    from refimpl.games.black_fog.kit.explore import map_stream_edges, stream_edge_seeds
 
     engine = GAMES["black-fog"]
+    assert all(0 <= seed < 1 << 53 for seed in stream_edge_seeds())
     plain = engine.new_state(None, 0, {}).draws
-    edges = map_stream_edges(engine)
-    assert edges, "the default map has a seed under 2^53 at the edge (3166782436651141)"
-    for seed in edges:
-        assert 0 <= seed < 1 << 53 and engine.new_state(None, seed, {}).draws == plain + 1
+    edges = map_stream_edges(engine, {})
+    assert edges == [3166782436651141], "the default map: one seed under 2^53 at the edge"
+    assert engine.new_state(None, edges[0], {}).draws == plain + 1
     assert all(engine.new_state(None, seed, {}).draws == plain for seed in (1, 2, 3, 1 << 40, (1 << 53) - 1))
-    starts = [draw_start(Draw(seed=i), "black-fog", "v1", 10) for i in range(300)]
-    assert any(seed in edges and setup == {} for seed, setup, _ in starts)
+    assert map_stream_edges(engine, {"keepers": {"k1": "9,9"}}) == []  # a set-up the game refuses: none
+    starts = [draw_start(Draw(seed=i), "black-fog", "v1", 10) for i in range(400)]
+    at_edge = [(seed, setup) for seed, setup, how in starts if how == "drawn" and "map" not in setup
+               and seed in stream_edge_seeds()]
+    assert at_edge
+    for seed, setup in at_edge:
+        assert engine.new_state(None, seed, setup).draws > engine.new_state(None, 0, setup).draws
 
 
 # --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 from ....campaigns.fuzz.draw import Draw
 from ....campaigns.fuzz.positions import Hints
-from ... import JSON, streams
+from ... import JSON, RuleViolation, streams
 from .. import hexes
 
 
@@ -43,30 +43,43 @@ def black_fog(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             "round": 1 + d.below(rounds) if not d.one_in(3) else rounds - d.below(2)}
 
 
+MAP_OUTPUTS = 64  # outputs a drawn map takes at most (the default map: 27; a pool shrinks as the set-up fills it)
+MOST_TILES = 128  # a pool has fewer tiles than this (the default map: 91 in all)
+
+
 @cache
-def map_stream_edges(engine: Any) -> tuple[int, ...]:
-    """Seeds a start may name (0 to 2^53 - 1) whose map, drawn from the seed (a start without a set-up), meets an
-    output the unbiased draw throws away (ruling BF-R6: each draw over the tiles left of a pool). A draw over n
-    tiles throws away the outputs of 2^64 - (2^64 mod n) and above, so under 2^64 - n: the stream is run
-    backwards from each of those for each output the map takes, and a seed is kept where the engine's start
-    takes one output more than a plain one. A seed drawn at random meets one about once in 2^58 maps, and the
-    draws over more than 16 tiles take their limit from the general formula rather than a table."""
-    plain = engine.new_state(None, 0, {}).draws  # seed 0's map throws nothing away
-    most = len(engine.tiles)
+def stream_edge_seeds() -> tuple[int, ...]:
+    """Seeds a start may name (0 to 2^53 - 1) one of whose first MAP_OUTPUTS outputs is one a draw over fewer than
+    MOST_TILES tiles may throw away (ruling BF-R6: a draw over n tiles throws away 2^64 - (2^64 mod n) and above,
+    so only outputs from 2^64 - MOST_TILES up): the stream run backwards from each of those outputs. A seed drawn at
+    random meets one about once in 2^57 maps; there are a handful under 2^53."""
     found = set()
-    for k in range(1, plain + 1):  # output k of the stream
-        for output in range((1 << 64) - most, 1 << 64):
+    for k in range(1, MAP_OUTPUTS + 1):  # output k of the stream
+        for output in range((1 << 64) - MOST_TILES, 1 << 64):
             seed = (streams._state_of(output) - k * streams.GOLDEN) & streams.MASK  # the stream run backwards
-            if seed < 1 << 53 and engine.new_state(None, seed, {}).draws > plain:
+            if seed < 1 << 53:
                 found.add(seed)
     return tuple(sorted(found))
 
 
+def map_stream_edges(engine: Any, setup: dict[str, JSON]) -> list[int]:
+    """The seeds of ``stream_edge_seeds`` whose map, drawn from the seed around ``setup`` (its animals, keepers,
+    fog and feed: the map's draws keep water off their tiles), meets an output it throws away: the start takes
+    one more output than seed 0's (whose map throws none away); none for a set-up the game refuses."""
+    try:
+        plain = engine.new_state(None, 0, setup).draws
+        return [seed for seed in stream_edge_seeds() if engine.new_state(None, seed, setup).draws > plain]
+    except RuleViolation:
+        return []
+
+
 def map_edge(d: Draw, engine: Any, setup: dict[str, JSON]) -> tuple[int, dict[str, JSON]] | None:
-    """A seed whose drawn map meets a thrown-away output, started without a set-up (the map and where the
-    animals and keepers stand are what the stream's draws depend on); None where the profile has none."""
-    edges = map_stream_edges(engine)
-    return (d.pick(edges), {}) if edges else None
+    """A seed whose map, drawn around the drawn set-up (its map left out), meets a thrown-away output, and that
+    set-up; None where no seed does. The draws over more than 16 tiles take their limit from the general formula,
+    not a table: only such a seed tells a build that gets it wrong."""
+    around = {key: value for key, value in setup.items() if key != "map"}
+    edges = map_stream_edges(engine, around)
+    return (d.pick(edges), around) if edges else None
 
 
 HINTS = Hints(setup=black_fog, edge=map_edge)
