@@ -1,4 +1,5 @@
-"""The features and traces catch each wrong Beacon Lines build the seed names (000 §5)."""
+"""The features and traces catch each wrong Beacon Lines build the seed names (000 §5), served from the misreading
+catalogue by the names tests/builds/wrong.py gives them."""
 
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import pytest
 from refimpl.harness.replay import replay
 from refimpl.harness.tracefile import find_traces, load_trace
 from refimpl.status import Status
-from tests.wrong_builds import beacon
+from tests.builds import wrong
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = {
@@ -21,7 +22,7 @@ WRONG = {
 
 @pytest.mark.parametrize("factory", sorted(WRONG))
 def test_traces_catch_the_wrong_build(factory: str) -> None:
-    driver = getattr(beacon, factory)()
+    driver = getattr(wrong, factory)()
     results = [replay(load_trace(p), driver) for p in find_traces([ROOT / "traces/beacon-lines"])]
     failed = [r for r in results if r.status == Status.MISMATCH]
     assert failed, f"no trace caught {factory}"
@@ -32,7 +33,7 @@ def test_traces_catch_the_wrong_build(factory: str) -> None:
 def test_features_catch_the_wrong_build(factory: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "features/beacon-lines.feature",
-         "-q", "-p", "no:cacheprovider", "--driver", f"tests.wrong_builds.beacon:{factory}",
+         "-q", "-p", "no:cacheprovider", "--driver", f"tests.builds.wrong:{factory}",
          "-m", " or ".join(sorted(WRONG[factory]))],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]

@@ -654,6 +654,50 @@ class V0StopsAtALevelRoundTwo(_Base):
         return after
 
 
+# --- wrong builds the kit's own tests serve by name (tests/builds/wrong.py), written before the catalogue: each
+# breaks one rule plainly ----------------------------------------------------------------------------------------
+
+
+class CrossroadsToNorthPass(BeaconLines):
+    """Breaks BL-MAP-2/BL-MAP-3: an extra edge Crossroads—North Pass."""
+
+    def __init__(self) -> None:
+        data = dict(load_data("beacon-lines"))
+        data["edges"] = list(data["edges"]) + [["crossroads", "north-pass"]]
+        super().__init__(data)
+
+
+class ListsAClaimTwice(BeaconLines):
+    """Breaks BL-LEGAL-1: the legal list names its first claim twice (a set would hide it)."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("beacon-lines"))
+
+    def legal_actions(self, state: State, observer: str | None = None) -> list[Any]:
+        found = super().legal_actions(state, observer)
+        return found[:1] + found if found else found
+
+
+class V0TieGoesToTheBeacon(BeaconLines):
+    """Breaks BL-WIN-2 (under v0 only): a game level after round 3 goes to whoever controls the Beacon, read
+    as the paper rule's tie-break ("the Beacon decides"); a draw only when the Beacon is neutral."""
+
+    # No trace or scenario reaches a level v0 game after round 3 with the Beacon held: this entry measures the
+    # exploration (tests/test_explore.py), and the catalogue test holds it to that.
+    explored_only = True
+
+    def __init__(self) -> None:
+        super().__init__(load_data("beacon-lines"))
+
+    def _finish_round(self, state: State) -> State:
+        after = super()._finish_round(state)
+        if after.ruleset == "v0" and after.result == "draw":
+            holder = self.control(after).get("beacon")
+            if holder is not None:
+                return replace(after, result=holder)
+        return after
+
+
 MISREADINGS: dict[str, Any] = {
     "BL-MAP-1": HomesAreNotRegions,
     "BL-MAP-2": ObjectivesSideBySide,
@@ -698,4 +742,7 @@ MISREADINGS: dict[str, Any] = {
     "BL-R5": BlueFollowsTheScript,
     "BL-R6": OwnCodes,
     "BL-R7": V0StopsAtALevelRoundTwo,
+    "BL-MAP-2#crossroads-to-north-pass": CrossroadsToNorthPass,
+    "BL-LEGAL-1#a-claim-twice": ListsAClaimTwice,
+    "BL-WIN-2#v0-beacon-decides": V0TieGoesToTheBeacon,
 }

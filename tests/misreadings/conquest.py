@@ -786,6 +786,24 @@ class TimeoutChecksNoVictory(_Base):
                 state = self._finish(state, None, event)
 
 
+# --- wrong builds the kit's own tests serve by name (tests/builds/wrong.py), written before the catalogue: each
+# breaks one rule plainly ----------------------------------------------------------------------------------------
+
+
+class LeaksTheAmbush(ConquestKing):
+    """Breaks CK-HIDE-1: a side's view shows the enemy's hidden ambush (as a hidden unit at its square)."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("conquest-king"))
+
+    def view(self, state: State, observer: str | None = None) -> dict[str, Any]:
+        shown = super().view(state, observer)
+        if observer in self.p.sides and state.phase != "deploy":
+            seen = {u["id"] for u in shown["units"]}
+            shown["units"] += [u.json() for u in state.units if u.hidden and u.id not in seen]
+        return shown
+
+
 MISREADINGS: dict[str, Any] = {
     "CK-R1": OtherCorners,
     "CK-R2": OtherPrices,
@@ -848,4 +866,5 @@ MISREADINGS: dict[str, Any] = {
     "CK-LEGAL-1": NoStandStillMove,
     "CK-FORM-1": ExtraKeysIgnored,
     "CK-FORM-2": GoldBeforeSquare,
+    "CK-HIDE-1#leaks-the-ambush": LeaksTheAmbush,
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from refimpl.games import JSON, IllegalAction, load_data
@@ -448,6 +448,43 @@ class DraftResolvesOnTheRoundStartStock(_Base):
                       lenses=state.lenses + delta[2])
 
 
+# --- wrong builds the kit's own tests serve by name (tests/builds/wrong.py), written before the catalogue: each
+# breaks one rule plainly ----------------------------------------------------------------------------------------
+
+
+class DraftTimingAsV1(LanternQuay):
+    """Breaks LQ-TIME-1: serves the v0 draft timing (resolve on placement) under the name v1."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("lantern-quay"))
+        self.timing["v1"] = "on-placement"
+
+
+class ForgeSpendsOnFailure(LanternQuay):
+    """Breaks LQ-FORGE-3: an unaffordable Forge still takes the brass there is, and makes nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("lantern-quay"))
+
+    def _resolve(self, state: State, slot: str, face: int) -> State:
+        deal = self.tables.forge[face] if slot == "forge" else None
+        if deal is not None and state.brass < deal[0]:
+            return replace(state, brass=0)
+        return super()._resolve(state, slot, face)
+
+
+class InstallLightsTwo(LanternQuay):
+    """Breaks LQ-INST-2: Install on 5-6 with two or more modules spends two and lights two lenses."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("lantern-quay"))
+
+    def _resolve(self, state: State, slot: str, face: int) -> State:
+        if slot == "install" and face >= 5 and state.modules >= 2:
+            return replace(state, modules=state.modules - 2, lenses=min(3, state.lenses + 2))
+        return super()._resolve(state, slot, face)
+
+
 MISREADINGS: dict[str, Any] = {
     "LQ-START-1": EmptyStartTray,
     "LQ-START-2": SetUpTaken,
@@ -482,4 +519,7 @@ MISREADINGS: dict[str, Any] = {
     "LQ-R3": RollsOneDieAtATime,
     "LQ-R4": NextRoundStartsAtItsRoll,
     "LQ-R5": DraftResolvesOnTheRoundStartStock,
+    "LQ-TIME-1#draft-timing-as-v1": DraftTimingAsV1,
+    "LQ-FORGE-3#spends-on-failure": ForgeSpendsOnFailure,
+    "LQ-INST-2#lights-two": InstallLightsTwo,
 }

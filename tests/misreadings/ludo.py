@@ -1079,6 +1079,20 @@ class LanderKeepsItsOwnSafeSquares(_Base):
                              for p in theirs]
 
 
+# --- wrong builds the kit's own tests serve by name (tests/builds/wrong.py), written before the catalogue: each
+# breaks one rule plainly ----------------------------------------------------------------------------------------
+
+
+class HardIgnoresRisk(Ludo):
+    """Breaks LD-CPU-3: the hard level plays exactly like normal, never weighing recapture."""
+
+    def __init__(self) -> None:
+        super().__init__(load_data("ludo"))
+
+    def cpu_move(self, t: Turn, level: str, pick: int | None = None) -> None:
+        super().cpu_move(t, "normal" if level == "hard" else level, pick)
+
+
 MISREADINGS: dict[str, Any] = {
     "LD-R1": HomeOnTheSixthColumnSquare,
     "LD-R2": TurnsGoTheOtherWayRound,
@@ -1149,4 +1163,5 @@ MISREADINGS: dict[str, Any] = {
     "LD-FORM-2": ActionCodesFirst,
     "LD-HELP-1": UndoDoesNothing,
     "LD-HELP-1#takes-back": UndoTakesBackTheLastAction,
+    "LD-CPU-3#as-normal": HardIgnoresRisk,
 }

@@ -66,7 +66,7 @@ class BlackFog(Game[State, dict]):
     the rules' steps.
 
     Each step of the rules is a function of a module of this package, bound below as a method, and the steps
-    call one another through the engine: so a variant engine (tests/misreadings, tests/wrong_builds) replaces
+    call one another through the engine: so a variant engine (tests/misreadings) replaces
     one step by overriding its method, and every step that uses it follows."""
 
     info = INFO
