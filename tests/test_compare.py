@@ -1,6 +1,6 @@
 """Partial comparison: only expected keys count, and the first difference is named by its path."""
 
-from refimpl.harness.compare import MISSING, differences, first_difference, project
+from refimpl.harness.compare import MISSING, differences, field_differences, first_difference, project
 
 
 def test_only_expected_keys_are_compared() -> None:
@@ -141,3 +141,17 @@ def test_a_build_s_own_order_is_no_difference_and_one_action_twice_is() -> None:
     assert not same_actions(deploy, theirs[:-1] + theirs[:1])  # one twice, one missing: same length, same set
     assert not same_actions([{"type": "feed", "to": None}], [{"type": "feed", "to": float("nan")}])
     assert not same_actions([{"type": "x", "n": 1}, {"type": "y"}], [{"type": "y"}, {"type": "x", "n": True}])
+
+
+def test_field_differences_name_every_field_and_match_objects_by_id() -> None:
+    """The one naming of a difference for people (fuzz's divergence, the HTML report's rows)."""
+    expected = {"round": 2, "units": [{"id": "g-1", "at": [1, 1]}, {"id": "g-2", "at": [2, 2]}], "gone": 1}
+    actual = {"round": 2, "units": [{"id": "g-2", "at": [2, 3]}], "extra": True}
+    found = [(d.path, d.expected, d.actual) for d in field_differences(expected, actual)]
+    assert found == [("units[id=g-1]", {"id": "g-1", "at": [1, 1]}, MISSING), ("units[id=g-2].at[1]", 2, 3),
+                     ("gone", 1, MISSING), ("extra", MISSING, True)]
+    swapped = {"units": list(reversed(expected["units"]))}
+    assert [d.path for d in field_differences({"units": expected["units"]}, swapped)] == ["units (order)"]
+    assert [d.path for d in field_differences({"dice": [1, 2]}, {"dice": [1]})] == ["dice"]  # whole: lengths
+    assert field_differences({"x": 1, "y": [1.0]}, {"y": [1], "x": 1}) == []
+

@@ -219,3 +219,44 @@ def every_whole_difference(expected: Any, actual: Any) -> list[Difference]:
     extras = [Difference(d.path, MISSING, d.expected) for d in differences(actual, expected)
               if d.expected is not MISSING and d.actual is MISSING]
     return found + extras
+
+
+def field_differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
+    """Every differing field of two whole values, for a person to read (fuzz's divergence, the HTML report's
+    field rows): values that differ, keys ``actual`` lacks (``<missing>`` actual) and keys it
+    has that ``expected`` lacks (``<missing>`` expected). Lists of objects with ids (units, animals) are matched
+    by id, so one unit lost does not make every later one differ (``units[id=gaias-1].at``), and the same ids in
+    another order are one difference (``units (order)``); other lists of one length item by item; anything else
+    that differs is one difference at its path."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found: list[Difference] = []
+        for key, value in expected.items():
+            inner = f"{path}.{key}" if path else str(key)
+            found += [Difference(inner, value, MISSING)] if key not in actual else \
+                field_differences(value, actual[key], inner)
+        found += [Difference(f"{path}.{k}" if path else str(k), MISSING, v) for k, v in actual.items()
+                  if k not in expected]
+        return found
+    if isinstance(expected, list) and isinstance(actual, list):
+        ids = [_id_of(x) for x in expected], [_id_of(x) for x in actual]
+        if all(i is not None for i in ids[0] + ids[1]) and all(len(set(i)) == len(i) for i in ids):
+            theirs = dict(zip(ids[1], actual))
+            found = []
+            for uid, item in zip(ids[0], expected):
+                where = f"{path}[id={uid}]"
+                found += [Difference(where, item, MISSING)] if uid not in theirs else \
+                    field_differences(item, theirs[uid], where)
+            found += [Difference(f"{path}[id={uid}]", MISSING, item) for uid, item in zip(ids[1], actual)
+                      if uid not in set(ids[0])]
+            if not found and ids[0] != ids[1]:
+                found.append(Difference(f"{path} (order)", ids[0], ids[1]))
+            return found
+        if len(expected) == len(actual):
+            return [d for i, (e, a) in enumerate(zip(expected, actual))
+                    for d in field_differences(e, a, f"{path}[{i}]")]
+    return [] if first_difference(expected, actual) is None and first_difference(actual, expected) is None \
+        else [Difference(path, expected, actual)]
+
+
+def _id_of(item: Any) -> Any:
+    return item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), (str, int)) else None

@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 
 from .. import suite
 from ..games import GAMES
-from ..harness.compare import MISSING, every_whole_difference
+from ..harness.compare import MISSING, every_whole_difference, field_differences
 from ..rulebook.rules import spec_rules
 from ..status import Status
 from . import pictures
@@ -209,26 +209,13 @@ def _ids(value: Any) -> dict[str, Any] | None:
 
 
 def inner_differences(path: str, expected: Any, actual: Any) -> list[tuple[str, Any, Any]]:
-    """The differences inside a field that holds a list or an object: ``(path, expected, actual)``; in a
-    list of objects with ids, each object by its id (``units[id=gaias-2].at``), so one extra unit is one
-    difference rather than every unit after it."""
-    ours, theirs = _ids(expected), _ids(actual)
-    if ours is not None and theirs is not None:
-        out: list[tuple[str, Any, Any]] = []
-        for uid in dict.fromkeys([*ours, *theirs]):
-            here = f"{path}[id={uid}]"
-            if uid not in theirs:
-                out.append((here, ours[uid], MISSING))
-            elif uid not in ours:
-                out.append((here, MISSING, theirs[uid]))
-            else:
-                out += [(_join(here, d.path), d.expected, d.actual)
-                        for d in every_whole_difference(ours[uid], theirs[uid])]
-        return out
-    found = every_whole_difference(expected, actual)
-    if len(found) == 1 and not found[0].path:
-        return []  # the values differ as a whole (lists of other lengths): nothing finer to say
-    return [(_join(path, d.path), d.expected, d.actual) for d in found]
+    """The differences inside a field that holds a list or an object, ``(path, expected, actual)``, as
+    ``compare.field_differences`` names them (objects with ids by id: ``units[id=gaias-2].at``); none when the
+    values differ only as a whole (lists of other lengths: nothing finer to say)."""
+    found = field_differences(expected, actual, path)
+    if len(found) == 1 and found[0].path == path:
+        return []
+    return [(d.path, d.expected, d.actual) for d in found]
 
 
 def _join(path: str, inner: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...games import GAMES, JSON
 from ...harness.chance import ExplicitChance, is_explicit
-from ...harness.compare import MISSING, Difference, first_difference, whole_difference
+from ...harness.compare import MISSING, Difference, field_differences, whole_difference
 from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
 from ...harness.plan import Probe, Records, answer_prefix, is_stats, keeps_records, moves, plan_iter
 from ...harness.protocol import ProtocolDriver
@@ -279,43 +279,6 @@ def _short(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def all_differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
-    """Every differing field of two views: values that differ, keys missing, keys the reference lacks.
-    Lists of objects with ids (units, animals) are matched by id, so one unit lost does not make every
-    later one differ: ``units[id=gaias-1].at``."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        found: list[Difference] = []
-        for key, value in expected.items():
-            inner = f"{path}.{key}" if path else str(key)
-            found += [Difference(inner, value, MISSING)] if key not in actual else \
-                all_differences(value, actual[key], inner)
-        found += [Difference(f"{path}.{k}" if path else str(k), MISSING, v) for k, v in actual.items()
-                  if k not in expected]
-        return found
-    if isinstance(expected, list) and isinstance(actual, list):
-        ids = [_id(x) for x in expected], [_id(x) for x in actual]
-        if all(i is not None for i in ids[0] + ids[1]) and all(len(set(i)) == len(i) for i in ids):
-            theirs = dict(zip(ids[1], actual))
-            found = []
-            for uid, item in zip(ids[0], expected):
-                where = f"{path}[id={uid}]"
-                found += [Difference(where, item, MISSING)] if uid not in theirs else \
-                    all_differences(item, theirs[uid], where)
-            found += [Difference(f"{path}[id={uid}]", MISSING, item) for uid, item in zip(ids[1], actual)
-                      if uid not in set(ids[0])]
-            if not found and ids[0] != ids[1]:
-                found.append(Difference(f"{path} (order)", ids[0], ids[1]))
-            return found
-        if len(expected) == len(actual):
-            return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in all_differences(e, a, f"{path}[{i}]")]
-    return [] if first_difference(expected, actual) is None and first_difference(actual, expected) is None \
-        else [Difference(path, expected, actual)]
-
-
-def _id(item: Any) -> Any:
-    return item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), (str, int)) else None
-
-
 ROWS = 12  # differing fields shown; the rest are counted
 
 
@@ -329,7 +292,7 @@ def explain(div: Divergence, game: str) -> list[str]:
         stats = div.probe.kind == "step" and is_stats(div.probe.op)
         prefix = {"view": f"view[{div.probe.observer}].", "unchanged": "unchanged-after-rejection."}.get(
             div.probe.kind, "stats." if stats else "")
-        fields = all_differences(expected, actual)
+        fields = field_differences(expected, actual)
         rows: list[tuple[str, ...]] = []
         named = set()
         for d in fields[:ROWS]:
