@@ -13,9 +13,9 @@ from hypothesis import given, settings, strategies as st
 from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
 from refimpl.games import GAMES, BadSetup, IllegalAction
 from refimpl.games.ludo import Cpu, Move, Roll, cpu
-from refimpl.games.ludo.cpu import risk_216, scores
 from refimpl.games.ludo.engine import Turn
 from refimpl.games.streams import draw, faces, splitmix64
+from tests.engine_extras import from_view, risk_216, scores
 
 LUDO = GAMES["ludo"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +101,7 @@ def test_the_fast_path_and_apply_agree_and_keep_the_invariants(case: tuple[int, 
             LUDO.cpu_move(turn, levels[turn.turn])
         assert turn.freeze(state) == state
         view = LUDO.view(state)
-        assert LUDO.from_view(json.loads(json.dumps(view))) == state
+        assert from_view(LUDO, json.loads(json.dumps(view))) == state
         squares: dict[int, set[str]] = {}
         for k, seat in enumerate(LUDO.board.seats):
             for p in view["pieces"][seat]:

@@ -185,10 +185,6 @@ class Game(Generic[S, A]):
         """The canonical JSON view of ``state`` (as the spec and traces write it)."""
         raise NotImplementedError
 
-    def from_view(self, view: Mapping[str, JSON]) -> S:
-        """Rebuild a state from its full view. Raises BadSetup when the view is not one of this game."""
-        raise NotImplementedError
-
     def outcome(self, state: S) -> str | None:
         """None while the game goes on, else one of ``info.results``."""
         raise NotImplementedError

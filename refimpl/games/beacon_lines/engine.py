@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
+from ..base import JSON, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="beacon-lines",
@@ -294,15 +294,3 @@ class BeaconLines(Game[State, Claim]):
             "result": state.result,
         }
 
-    def from_view(self, view: Mapping[str, JSON]) -> State:
-        try:
-            board = self.boards[self._ruleset(view["ruleset"])]
-            markers = tuple((r, tuple(int(view["markers"][r][f]) for f in board.factions))
-                            for r in board.contested)
-            state = State(ruleset=view["ruleset"], round=int(view["round"]), markers=markers,
-                          result=view["result"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadSetup("bad-view", f"not a Beacon Lines view: {exc!r}") from exc
-        if self.view(state) != dict(view):
-            raise BadSetup("bad-view", "the view's derived fields (control, scores) do not match its markers")
-        return state

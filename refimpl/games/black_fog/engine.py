@@ -263,6 +263,3 @@ class BlackFog(Game[State, dict]):
         """``finished`` when the view's phase is ``over``, else None."""
         return "finished" if view.get("phase") == "over" else None
 
-    def from_view(self, view: Mapping[str, JSON]) -> State:
-        """Refused: a Black Fog view leaves out the seeded stream's state. Raises BadSetup ``bad-view``."""
-        raise BadSetup("bad-view", "Black Fog states are rebuilt by replaying their actions")

@@ -258,10 +258,6 @@ class ConquestKing(Game[State, dict]):
         winner, how = state.result
         return winner if winner is not None else how
 
-    def from_view(self, view: Mapping[str, JSON]) -> State:
-        raise BadSetup("bad-view", "Conquest King states are rebuilt by replaying their actions (hidden "
-                       "information means no single view holds the whole state)")
-
     # --- the rules' steps, from the topic modules ---------------------------------------------------
     _default_facing = board._default_facing
     _on_map = board._on_map

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from ..base import JSON, BadSetup, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
+from ..base import JSON, Game, GameInfo, IllegalAction, MalformedAction, evolve, expect_mapping
 
 INFO = GameInfo(
     name="lantern-quay",
@@ -264,15 +264,3 @@ class LanternQuay(Game[State, Action]):
             "result": state.result,
         }
 
-    def from_view(self, view: Mapping[str, JSON]) -> State:
-        try:
-            order = [s for s in self.tables.slots if view["placed"][s] is not None]
-            state = State(ruleset=self._ruleset(view["ruleset"]), round=int(view["round"]),
-                          brass=int(view["brass"]), modules=int(view["modules"]), lenses=int(view["lenses"]),
-                          dice=tuple(int(d) for d in view["dice"]),
-                          placed=tuple((s, int(view["placed"][s])) for s in order), result=view["result"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadSetup("bad-view", f"not a Lantern Quay view: {exc!r}") from exc
-        if self.view(state) != dict(view):
-            raise BadSetup("bad-view", "the view is not consistent (phase, slots)")
-        return state

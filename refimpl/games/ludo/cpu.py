@@ -34,7 +34,11 @@ class Rules(Protocol):
 def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int, int]:
     """(value, 216 x risk) of moving ``piece`` by the rolled face (risk 0 unless ``with_risk``): normal's
     priorities as values (LD-CPU-2, ruling LD-R8) and hard's estimate of a capture on the next turn (LD-CPU-3,
-    ruling LD-R9)."""
+    ruling LD-R9). The risk is 216 x the chance that the moved piece is captured on the next turn: per enemy seat
+    k = the faces with which one of its pieces on the loop lands on the square (not a piece that would turn into
+    its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216, the seed's formula
+    rather than its prose (ruling LD-R7); safe squares, the home column and home count 0. A move's score is its
+    value, or for hard 216 x value - 216 x risk (ruling LD-R8)."""
     b, seat, pieces = game.board, pos.turn, pos.pieces
     step = pieces[seat][piece]
     if step == YARD:
@@ -64,28 +68,9 @@ def assess(game: Rules, pos: Position, piece: int, with_risk: bool) -> tuple[int
     return value, (216 - threats) if with_risk else 0
 
 
-def risk_216(game: Rules, pos: Position, piece: int) -> int:
-    """216 x the chance that the moved piece is captured on the next turn (LD-CPU-3, ruling LD-R9): per enemy
-    seat k = the faces with which one of its pieces on the loop lands on the square (not a piece that would
-    turn into its home column instead), combined as 1 - prod(1 - k/6) = (216 - prod(6 - k)) / 216, the seed's
-    formula rather than its prose (ruling LD-R7). Safe squares, the home column and home count 0."""
-    return assess(game, pos, piece, with_risk=True)[1]
-
-
-def score(game: Rules, pos: Position, piece: int, with_risk: bool) -> int:
-    """One move's score: its value, or with ``with_risk`` (hard) 216 x value - 216 x risk (ruling LD-R8)."""
-    value, risk = assess(game, pos, piece, with_risk)
-    return 216 * value - risk if with_risk else value
-
-
-def scores(game: Rules, pos: Position, level: str) -> dict[int, int]:
-    """Each legal move's score for ``level`` (normal or hard)."""
-    return {p: score(game, pos, p, level != "normal") for p in game.movable(pos)}
-
-
 def candidates(game: Rules, pos: Position, level: str) -> list[int]:
     """The pieces ``level`` draws among, in piece order: every movable piece for easy (LD-CPU-1, each yard piece
-    on its own: ruling LD-R15), the best by ``scores`` for normal and hard (LD-CPU-2, LD-CPU-3; worked out here
+    on its own: ruling LD-R15), the best by score (``assess``) for normal and hard (LD-CPU-2, LD-CPU-3; worked out here
     in one pass), their ties to be split by a draw (LD-CPU-4). One candidate means no draw."""
     pieces = game.movable(pos)
     if level == "easy" or len(pieces) == 1:

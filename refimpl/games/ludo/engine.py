@@ -396,20 +396,3 @@ class Ludo(Game[State, Action]):
             "result": state.result,
         }
 
-    def from_view(self, view: Mapping[str, JSON]) -> State:
-        try:
-            base = self._position(view["ruleset"], view["seed"], {"pieces": dict(view["pieces"]),
-                                                                   "turn": view["turn"]})
-            dice = streams.after_faces(base.dice_state, int(view["throws"]))
-            choice = base.choice_state
-            for _ in range(int(view["decisions"])):
-                choice, _out = streams.splitmix64(choice)
-            state = State(base.ruleset, base.seed, base.turn, view["phase"], view["roll"] or 0, int(view["sixes"]),
-                          int(view["throws"]), int(view["decisions"]), base.pieces, view["result"],
-                          view["last_face"] or 0, dice, choice)
-        except (KeyError, TypeError, ValueError, BadSetup) as exc:
-            raise BadSetup("bad-view", f"not a Ludo view: {exc}") from None
-        if self.view(state) != dict(view):
-            raise BadSetup("bad-view", "the view is not consistent")
-        return state
-
