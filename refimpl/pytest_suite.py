@@ -23,7 +23,7 @@ from . import suite
 from .games import GAMES
 from .harness.driver import BuildBroke, Driver, ReferenceDriver
 from .harness.oracle import Oracled
-from .harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from .harness.protocol import DEFAULT_TIMEOUT, Build, ProtocolDriver
 from .harness.replay import replay
 from .harness.trace import Trace, TraceError
 from .harness.tracefile import load_trace
@@ -105,7 +105,7 @@ class _Source:
     def __init__(self, config: pytest.Config) -> None:
         self.games, self.rulesets = _split(config.getoption("--kit-games")), _split(config.getoption("--kit-rulesets"))
         command, spec = config.getoption("--impl"), config.getoption("--driver")
-        self.builds = Builds(command, config.getoption("--impl-timeout"), BREAK_STREAK) if command else None
+        self.builds = Builds(Build(command, config.getoption("--impl-timeout")), BREAK_STREAK) if command else None
         self.factory: Callable[[], Driver] = _load_factory(spec) if spec and not command else ReferenceDriver
 
     def get(self) -> Selected:

@@ -24,7 +24,7 @@ from refimpl.campaigns.fuzz.kinds import KindsMet, Options, action_kind, options
 from refimpl.campaigns.fuzz.positions import drawer
 from refimpl.games import GAMES, RuleViolation
 from refimpl.harness.driver import ReferenceDriver, request
-from refimpl.harness.protocol import ProtocolDriver
+from refimpl.harness.protocol import Build, ProtocolDriver
 from refimpl.harness.replay import replay_all
 from refimpl.harness.serve import Session
 from refimpl.harness.tracefile import load_trace
@@ -772,7 +772,7 @@ def test_a_build_that_dies_between_cases_and_cannot_start_again_is_named_broken(
 
     first = DiesAfterAWhile(SERVE)
     try:
-        result = run_campaign(CampaignJob("false", FuzzSettings("ludo", examples=5, seed=1), "v1", 0), first)
+        result = run_campaign(CampaignJob(Build("false"), FuzzSettings("ludo", examples=5, seed=1), "v1", 0), first)
     finally:
         first.close()
     assert result.finding is not None and result.finding.kind == Status.BROKE

@@ -450,3 +450,23 @@ def test_the_known_answer_path_can_be_switched_off_and_judges_alike(monkeypatch:
     finally:
         plain.close()
     assert quick.status == slow.status and quick.requests == slow.requests and quick.requests > 10
+
+
+def test_a_build_is_one_value_made_once_and_started_where_it_says(tmp_path: Path) -> None:
+    """``Build``: the command, the time it gets an answer and the folder it starts in, passed down whole (issue 44);
+    a command alone is read as a build with the timeout given."""
+    import sys
+
+    from refimpl.harness.protocol import DEFAULT_TIMEOUT, Build, as_build
+
+    (tmp_path / "adapter.py").write_text("import runpy, sys\nsys.argv = ['refimpl', 'serve']\n"
+                                         "runpy.run_module('refimpl', run_name='__main__')\n", encoding="utf-8")
+    build = Build(f"{sys.executable} adapter.py", 7.0, cwd=str(tmp_path))  # a path relative to its folder
+    driver = build.start()
+    try:
+        assert driver.build is build and driver.timeout == 7.0 and "ludo" in driver.games
+    finally:
+        driver.close()
+    assert build.within(1.0) == Build(build.command, 1.0, str(tmp_path)) and build.within(60.0) == build
+    assert as_build("cmd") == Build("cmd", DEFAULT_TIMEOUT) and as_build("cmd", 3.0).timeout == 3.0
+    assert as_build(build, 3.0) is build

@@ -56,12 +56,13 @@ from refimpl.reports.model import Report
 from refimpl.rulebook.reach import Reach, reach_table
 from refimpl.verify import VerifySettings
 from refimpl.verify.checks import Run
+from refimpl.harness.protocol import Build
 from refimpl.verify.explore import run_exploration
 from refimpl.verify.settings import DEFAULT_EXPLORE
-command = sys.executable + " -m refimpl serve"
-report = Report(command)
+build = Build(sys.executable + " -m refimpl serve")
+report = Report(build.command)
 with Reach() as reach:
-    run_exploration(command, Run(report, VerifySettings(explore=DEFAULT_EXPLORE)))
+    run_exploration(build, Run(report, VerifySettings(explore=DEFAULT_EXPLORE)))
 table = reach_table({"explore": reach.rules()}, list(GAMES))
 print(json.dumps({"statuses": [str(c.status) for c in report.checks],
                   "never": {g: m for g, _, m, _ in table if m},

@@ -28,7 +28,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
              out: str | None) -> None:
     """Draw a trace's position before and after one step (a bundled trace or a fuzz reproducer)."""
     from ..harness.processes import scope
-    from ..harness.protocol import ProtocolDriver
+    from ..harness.protocol import Build
     from ..reports.show import ShowError, render, svg
 
     try:
@@ -42,7 +42,7 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
             text = render(trace, step, observer)
         else:
             with scope():
-                build = ProtocolDriver(command, timeout)
+                build = Build(command, timeout).start()
                 try:
                     text = render(trace, step, observer, build)
                 finally:

@@ -2,8 +2,9 @@
 
 A game is one folder, ``refimpl/games/<game>/``: its engine, and in ``kit/`` its unit and the parts the other
 rooms read (picture, scenario steps, own-chance judges, fuzzer hints, tables, profile fields). Adding a game is
-that folder and one line below. ``GAMES`` maps each name to its engine, the one table the harness reads; a
-profile swaps an engine in it for the run (rulebook/profiles.py ``using``).
+that folder and its registration below (docs/architecture.md lists what every game has outside the code).
+``GAMES`` maps each name to its engine, the one table the harness reads; a profile swaps an engine in it for the
+run (rulebook/profiles.py ``using``).
 """
 
 from __future__ import annotations

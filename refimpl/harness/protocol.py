@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -37,6 +38,32 @@ _SCHEMA = json.loads(resources.files("refimpl").joinpath("schemas", "protocol-v1
 _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
 
+@dataclass(frozen=True)
+class Build:
+    """A build as the kit starts it, made once where a command names it (verify, fuzz, show) and passed down:
+    its ``command`` (run by ``/bin/sh -c``), the seconds it gets for each answer, and the folder it starts in
+    (None: the kit's own). The environment it gets is the run's (processes.build_environment: the allow-list
+    under ``--isolate-env``). ``start`` starts one process of it."""
+
+    command: str
+    timeout: float = DEFAULT_TIMEOUT
+    cwd: str | None = None
+
+    def start(self, pipeline: bool = True, transcript: list[dict[str, JSON]] | None = None,
+              known_answers: bool = True) -> ProtocolDriver:
+        """One process of the build, greeted (hello). Raises BuildBroke when it does not start or answer."""
+        return ProtocolDriver(self, pipeline=pipeline, transcript=transcript, known_answers=known_answers)
+
+    def within(self, timeout: float) -> Build:
+        """The same build with at most ``timeout`` seconds an answer."""
+        return replace(self, timeout=min(self.timeout, timeout))
+
+
+def as_build(build: Build | str, timeout: float | None = None) -> Build:
+    """``build``, or the build a command names (with ``timeout``, or the default)."""
+    return build if isinstance(build, Build) else Build(build, DEFAULT_TIMEOUT if timeout is None else timeout)
+
+
 class ProtocolDriver(CallsByBatch):
     """A Driver for an outside build: one process, spoken to over the protocol.
 
@@ -44,9 +71,10 @@ class ProtocolDriver(CallsByBatch):
     (``start`` of a game it did not declare...) raises DriverError.
     """
 
-    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, pipeline: bool = True,
+    def __init__(self, build: Build | str, timeout: float | None = None, pipeline: bool = True,
                  transcript: list[dict[str, JSON]] | None = None, known_answers: bool = True) -> None:
-        self.command, self.timeout, self.pipeline = command, timeout, pipeline
+        self.build = as_build(build, timeout)
+        self.command, self.timeout, self.pipeline = self.build.command, self.build.timeout, pipeline
         # known_answers: take a line that is the reference's answer byte for byte as that answer (known.py), a
         # speed path; False reads and compares every answer in full, as the plain path does
         self.known_answers = known_answers
@@ -54,7 +82,7 @@ class ProtocolDriver(CallsByBatch):
         self._noted: tuple[Any, int] = (None, 0)  # (the transcript list, bytes noted in it): _note's bound
         self._next_id = 0
         self._fixed: dict[Op, bytes] = {}  # op -> its request as written, less the id (_send)
-        self.process = BuildProcess(command, timeout)
+        self.process = BuildProcess(self.build.command, self.build.timeout, self.build.cwd)
         try:
             hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION})
         except BuildBroke as exc:
@@ -74,7 +102,7 @@ class ProtocolDriver(CallsByBatch):
             raise BuildBroke("wrong-protocol", f"the build speaks protocol {hello.get('protocol')!r}; "
                              f"the kit speaks {PROTOCOL_VERSION}", self.process.stderr_tail())
         self.hello = ({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}, hello)  # for transcripts
-        self.name = str(hello["build"].get("name", command))
+        self.name = str(hello["build"].get("name", self.command))
         self.version = str(hello["build"].get("version", ""))
         self.games: dict[str, list[str]] = hello["games"]
         self.capabilities: set[str] = set(hello["capabilities"])

@@ -13,7 +13,7 @@ from typing import Any
 from ..games import GAMES
 from ..harness.driver import BuildBroke, Driver, ReferenceDriver
 from ..harness.oracle import ByReference
-from ..harness.protocol import ProtocolDriver
+from ..harness.protocol import Build, ProtocolDriver
 from ..status import Status
 from .gherkin import Scenario, Step
 from .registry import FIXTURES, Mismatch, NotRun, StepDef, UndefinedStep, find
@@ -149,8 +149,8 @@ class Builds:
     broke the same way ``streak`` times in a row, nor after ``deadline`` (time.monotonic()): then ``get``
     raises NotRun, and once the build failed to start, that BuildBroke again."""
 
-    def __init__(self, command: str, timeout: float, streak: int = 0, deadline: float | None = None) -> None:
-        self.command, self.timeout, self.streak, self.deadline = command, timeout, streak, deadline
+    def __init__(self, build: Build, streak: int = 0, deadline: float | None = None) -> None:
+        self.build, self.streak, self.deadline = build, streak, deadline
         self.current: ProtocolDriver | None = None
         self.failed_start: BuildBroke | None = None
         self.breaks: tuple[str, int] = ("", 0)
@@ -173,7 +173,7 @@ class Builds:
                          f"in a row, so it was not started again")
         if self.current is None:
             try:
-                self.current = ProtocolDriver(self.command, self.timeout)
+                self.current = self.build.start()
             except BuildBroke as exc:
                 self.failed_start = exc
                 raise

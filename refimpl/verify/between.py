@@ -9,7 +9,7 @@ from ..games import GAMES
 from ..harness.compare import first_difference
 from ..harness.driver import BuildBroke, DriverError, ReferenceDriver, request
 from ..harness.plan import plan
-from ..harness.protocol import ProtocolDriver
+from ..harness.protocol import Build, ProtocolDriver
 from ..harness.replay import outcome_difference
 from ..harness.trace import Trace
 from ..reports.model import Check, Failure, FieldDiff
@@ -36,10 +36,10 @@ def wants_before_start(settings: VerifySettings) -> bool:
     return not settings.games and (settings.keyword is None or settings.keyword.lower() in BEFORE_START_NAME)
 
 
-def declares_explicit_chance(command: str, timeout: float) -> bool:
+def declares_explicit_chance(build: Build) -> bool:
     """Whether the build declares explicit-chance in its hello (False when it does not start)."""
     try:
-        driver = ProtocolDriver(command, timeout)
+        driver = build.start()
     except BuildBroke:
         return False
     try:
@@ -48,13 +48,13 @@ def declares_explicit_chance(command: str, timeout: float) -> bool:
         driver.close()
 
 
-def run_perft(command: str, run: Run) -> None:
+def run_perft(build: Build, run: Run) -> None:
     """Check the build's legal-action lists against the golden perft counts (where it lists them), to
     ``perft_depth``."""
     from ..harness.perft import check_build, load_golden
 
     s = run.settings
-    games, rulesets, depth, timeout = s.games, s.rulesets, s.perft_depth, s.timeout
+    games, rulesets, depth = s.games, s.rulesets, s.perft_depth
     driver: ProtocolDriver | None = None
     try:
         for game in sorted(GAMES):
@@ -68,7 +68,7 @@ def run_perft(command: str, run: Run) -> None:
                     run.add(Check("perft", game, name, rules, Status.NOT_RUN, f"not run: {run.stop_reason()}", ruleset))
                     continue
                 try:
-                    driver = driver or ProtocolDriver(command, timeout)
+                    driver = driver or build.start()
                     if not driver.supports(game, ruleset) or not driver.lists_legal:
                         reason = "the build does not list legal actions" if driver.supports(game, ruleset) else \
                             f"{driver.name} does not declare {game} {ruleset}"
@@ -89,13 +89,13 @@ def run_perft(command: str, run: Run) -> None:
             driver.close()
 
 
-def run_before_start(command: str, run: Run) -> bool | None:
+def run_before_start(build: Build, run: Run) -> bool | None:
     """Send a fresh build the requests of BEFORE_START before any game is started, and judge each answer by
     the reference's (one check, of the pseudo-game ``protocol``; run when no --game narrows the run). Returns
     whether the build declared explicit-chance in its hello (None when it did not start)."""
     name = BEFORE_START_NAME
     try:
-        driver = ProtocolDriver(command, run.settings.timeout, pipeline=False)
+        driver = build.start(pipeline=False)
     except BuildBroke:
         return None  # reported by the checks that start the build
     explicit = driver.explicit_chance is not None
@@ -142,12 +142,12 @@ class _Stopping:
         return getattr(self._driver, name)
 
 
-def run_own_chance(command: str, run: Run) -> None:
+def run_own_chance(build: Build, run: Run) -> None:
     """For a build with its own random source: send it chance requests without an outcome and judge each
     answer and, over the run, the outcomes' distribution (refimpl/harness/ownchance.py). One check per stream."""
     from ..harness import ownchance
 
-    games, rulesets, timeout = run.settings.games, run.settings.rulesets, run.settings.timeout
+    games, rulesets = run.settings.games, run.settings.rulesets
 
     driver: ProtocolDriver | None = None
     try:
@@ -157,7 +157,7 @@ def run_own_chance(command: str, run: Run) -> None:
             ruleset = GAMES[game].info.default_ruleset
             if rulesets and ruleset not in rulesets:
                 continue
-            driver = driver or ProtocolDriver(command, timeout, pipeline=False)
+            driver = driver or build.start(pipeline=False)
             if not driver.supports(game, ruleset):
                 continue
             judged: Any = _Stopping(driver, run)
@@ -221,14 +221,13 @@ def _chance_check(v: Any, ruleset: str) -> Check:
     return Check("chance", v.game, v.name, v.rules, Status.PASSED, words, ruleset)
 
 
-def run_twice(command: str, traces: list[Trace], run: Run) -> None:
+def run_twice(build: Build, traces: list[Trace], run: Run) -> None:
     """Send every trace's requests twice to a fresh build and report any answer that differs."""
-    timeout = run.settings.timeout
     answers = []
     runnable: list[Trace] = []
     for _ in range(2):
         try:
-            driver = ProtocolDriver(command, timeout)
+            driver = build.start()
         except BuildBroke as exc:
             run.add(Check("determinism", "", "the requests twice", (), Status.BROKE, str(exc), None, exc.stderr_tail),
                     exc.cause)

@@ -19,7 +19,7 @@ from ..harness.credit import decided_by
 from ..harness.driver import BuildBroke, ReferenceDriver
 from ..harness.oracle import ByReference, Oracled
 from ..harness.plan import step_op
-from ..harness.protocol import ProtocolDriver
+from ..harness.protocol import Build, ProtocolDriver
 from ..harness.replay import TraceResult, replay_all
 from ..harness.trace import Steps, Trace
 from ..reports.failures import field_diffs, shown_path, trace_failure
@@ -122,19 +122,19 @@ def _broke(trace: Trace, exc: BuildBroke, transcript: tuple[dict[str, Any], ...]
                  exc.stderr_tail, transcript=transcript)
 
 
-def run_traces(command: str, traces: list[Trace], run: Run) -> None:
+def run_traces(build: Build, traces: list[Trace], run: Run) -> None:
     """Replay ``traces`` against the build (all requests sent ahead when pipelining), starting the
     build again after it breaks, until the run must stop; with ``oracle``, every answer is also judged
     against the reference's. What was not replayed is recorded as not run, with the reason. With
     ``transcripts``, a failing or broken check keeps its raw exchanges."""
-    timeout, pipeline = run.settings.timeout, run.settings.pipeline
+    pipeline = run.settings.pipeline
     reference = ReferenceDriver() if run.settings.oracle else None
     report = run.report
     remaining = list(traces)
     while remaining and not run.stop_reason():
         record: list[dict[str, Any]] | None = [] if run.settings.transcripts else None
         try:
-            driver = ProtocolDriver(command, timeout, pipeline, transcript=record)
+            driver = build.start(pipeline, transcript=record)
         except BuildBroke as exc:
             if not report.checks:
                 report.broke_at_start = exc
@@ -261,11 +261,11 @@ def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict
                  line=scenario.line)
 
 
-def run_scenarios(command: str, scenarios: list[Scenario], run: Run) -> None:
+def run_scenarios(build: Build, scenarios: list[Scenario], run: Run) -> None:
     """Run ``scenarios`` in this process against the build (one build process, started again after it
     breaks), one Check each, recorded as each ends, until the run must stop; the rest is not run. The run's
     deadline bounds them: a scenario is not started once it has passed."""
-    builds = Builds(command, run.settings.timeout, deadline=run.deadline)
+    builds = Builds(build, deadline=run.deadline)
     games, rulesets = run.settings.games, run.settings.rulesets
     wanted_games, wanted_rulesets = set(games) if games else None, set(rulesets) if rulesets else None
     remaining = list(scenarios)
@@ -273,8 +273,9 @@ def run_scenarios(command: str, scenarios: list[Scenario], run: Run) -> None:
         while remaining and not run.stop_reason():
             scenario = remaining.pop(0)
             try:
-                build = builds.get()
-                driver = Selected(Oracled(build) if run.settings.oracle else build, wanted_games, wanted_rulesets)
+                started = builds.get()
+                driver = Selected(Oracled(started) if run.settings.oracle else started, wanted_games,
+                                  wanted_rulesets)
             except NotRun as exc:
                 run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN, str(exc)))
                 continue

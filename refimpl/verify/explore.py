@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..games import GAMES
 from ..harness.driver import BuildBroke, ReferenceDriver
-from ..harness.protocol import ProtocolDriver
+from ..harness.protocol import Build, ProtocolDriver
 from ..harness.replay import replay_all
 from ..harness.trace import TraceError
 from ..harness.tracefile import load_trace
@@ -62,7 +62,7 @@ def reproducer_name(game: str, ruleset: str) -> str:
     return f"explore-{game}-{ruleset}.yaml"
 
 
-def run_exploration(command: str, run: Run, only: list[tuple[str, str]] | None = None) -> None:
+def run_exploration(build: Build, run: Run, only: list[tuple[str, str]] | None = None) -> None:
     """Explore every target (or ``only`` those) on one build process, started again after it breaks, one
     check each, until the run must stop; what is left is recorded as not run."""
     cases = run.settings.explore
@@ -76,7 +76,7 @@ def run_exploration(command: str, run: Run, only: list[tuple[str, str]] | None =
     driver: ProtocolDriver | None = None
     try:
         try:
-            driver = ProtocolDriver(command, run.settings.timeout)
+            driver = build.start()
         except BuildBroke as exc:
             if not run.report.checks:
                 run.report.broke_at_start = exc
@@ -91,8 +91,8 @@ def run_exploration(command: str, run: Run, only: list[tuple[str, str]] | None =
                 continue
             if not driver.alive:
                 driver.close()
-                driver = ProtocolDriver(command, run.settings.timeout)
-            check = explore_one(command, driver, game, ruleset, run)
+                driver = build.start()
+            check = explore_one(build, driver, game, ruleset, run)
             run.add(check, check.detail.split(":")[0] if check.status == Status.BROKE else None)
     except BuildBroke as exc:
         run.add(Check(KIND, "", "explore", (), Status.BROKE, str(exc), stderr=exc.stderr_tail), exc.cause)
@@ -121,7 +121,7 @@ def every_target(settings: VerifySettings) -> list[tuple[str, str]]:
             for r in engine.info.rulesets if rulesets is None or r in rulesets]
 
 
-def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, run: Run) -> Check:
+def explore_one(build: Build, driver: ProtocolDriver, game: str, ruleset: str, run: Run) -> Check:
     """One game and ruleset explored: ``run.settings.explore`` cases from SEED (more while fewer than
     REQUESTS_PER_CASE requests a case were sent), the first finding shrunk,
     written as a trace and replayed the way verify replays a trace."""
@@ -133,7 +133,7 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
     settings = FuzzSettings(game, ruleset, examples=s.explore, seed=SEED, shrink_time=SHRINK_TIME,
                             timeout=s.timeout, profile=profile, min_requests=s.explore * REQUESTS_PER_CASE)
     name = check_name(game, ruleset)
-    result = run_campaign(CampaignJob(command, settings, ruleset, 0), driver)
+    result = run_campaign(CampaignJob(build, settings, ruleset, 0), driver)
     said = f"{result.cases} cases, {result.requests} requests (seed {SEED})"
     finding = result.finding
     if finding is None:
@@ -142,14 +142,14 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
                         finding=finding)
     with tempfile.TemporaryDirectory(prefix="refimpl-explore-") as tmp:
         path = Path(tmp) / reproducer_name(game, ruleset)
-        live = driver if driver.alive else ProtocolDriver(command, s.timeout)
+        live = driver if driver.alive else build.start()
         try:
-            conclude(report, live, command, path)
+            conclude(report, live, build, path)
         finally:
             if live is not driver:
                 live.close()
         text = path.read_text(encoding="utf-8") if path.exists() else ""
-        check = _replayed(command, path, run) if text else None  # (named after the explored ruleset)
+        check = _replayed(build, path, run) if text else None  # (named after the explored ruleset)
     searched = result.search_cases if result.search_cases is not None else result.cases
     found = (f"found by case {searched} (seed {SEED}); shrunk from {finding.first_steps} to "
              f"{finding.steps()} steps")  # no times: one build, one report, on any machine and any --jobs
@@ -162,7 +162,7 @@ def explore_one(command: str, driver: ProtocolDriver, game: str, ruleset: str, r
                    file=reproducer_name(game, ruleset))
 
 
-def _replayed(command: str, path: Path, run: Run) -> Check | None:
+def _replayed(build: Build, path: Path, run: Run) -> Check | None:
     """The reproducer replayed on a fresh build with the reference as oracle, as a trace check (None when it
     does not show a difference again: a build that answers otherwise from run to run)."""
     try:
@@ -170,7 +170,7 @@ def _replayed(command: str, path: Path, run: Run) -> Check | None:
     except TraceError as exc:
         raise RuntimeError(f"the reproducer the kit wrote is not a valid trace: {exc}") from exc
     trace = replace(trace, path=path.name)  # the explored ruleset's file (a case may start another ruleset)
-    driver = ProtocolDriver(command, run.settings.timeout)
+    driver = build.start()
     try:
         (result,) = list(replay_all([trace], driver, oracle=ReferenceDriver()))
     except BuildBroke as exc:

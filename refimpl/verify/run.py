@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from ..games import GAMES
 from ..harness.chance import STREAM_RULES
+from ..harness.protocol import Build, as_build
 from ..harness.trace import Trace
 from ..reports.model import Check, Report
 from ..rulebook.profiles import Profile, by_game, using
@@ -29,8 +30,9 @@ from .selection import check_selection, every_scenario, every_trace, select_scen
 from .settings import VerifySettings
 
 
-def verify(command: str, settings: VerifySettings = VerifySettings(), progress: Progress | None = None) -> Report:
-    """Check the build started by ``command`` as ``settings`` say; ``progress`` hears of every check as it ends.
+def verify(build: Build | str, settings: VerifySettings = VerifySettings(), progress: Progress | None = None) -> Report:
+    """Check ``build`` (or the build a command names, given the settings' timeout) as ``settings`` say;
+    ``progress`` hears of every check as it ends.
 
     ``jobs``: the checks are spread over that many worker processes, each with build processes of its own, and
     the report is the one a single job gives (refimpl/verify/shards.py says where it may differ: --fail-fast,
@@ -49,49 +51,50 @@ def verify(command: str, settings: VerifySettings = VerifySettings(), progress: 
     expectations set aside); one whose start the profile makes impossible, and a scenario the reference fails
     under the profile, are not run, with the reason.
     """
+    build = as_build(build, settings.timeout)
     check_selection(settings)
     expected = load_expect_fail(settings.expect_fail) if settings.expect_fail else []
     selected = select_traces(settings)
     chosen = select_scenarios(settings)
     if expected:
         check_expectations(expected, every_trace(settings), every_scenario(settings))
-    report = Report(command)
+    report = Report(build.command)
     mine = by_game(list(settings.profiles))
     report.profiles = [p.summary() for p in mine.values()]
     with using(mine):
-        return _verify(command, report, settings, selected, chosen, expected, mine, progress)
+        return _verify(build, report, settings, selected, chosen, expected, mine, progress)
 
 
-def _run_in_order(command: str, run: Run, selected: list[Trace], chosen: list[Scenario]) -> None:
+def _run_in_order(build: Build, run: Run, selected: list[Trace], chosen: list[Scenario]) -> None:
     """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios, the
     exploration."""
     report, s = run.report, run.settings
     with reaching(report, "traces", s.coverage):
-        run_traces(command, selected, run)
+        run_traces(build, selected, run)
     with reaching(report, "between", s.coverage):
-        _between(command, run, selected)
+        _between(build, run, selected)
     if s.scenarios and not run.stop_reason():
         with reaching(report, "scenarios", s.coverage):
-            run_scenarios(command, chosen, run)
+            run_scenarios(build, chosen, run)
     if s.explore and not run.stop_reason() and report.broke_at_start is None:
         with reaching(report, "explore", s.coverage):
-            run_exploration(command, run)
+            run_exploration(build, run)
 
 
-def _between(command: str, run: Run, selected: list[Trace]) -> None:
+def _between(build: Build, run: Run, selected: list[Trace]) -> None:
     """The checks between the traces and the scenarios: twice, before any start, perft, own chance."""
     report, s = run.report, run.settings
     if s.twice and not run.stop_reason():
-        run_twice(command, selected, run)
+        run_twice(build, selected, run)
     if not run.stop_reason() and report.broke_at_start is None and wants_before_start(s):
-        run_before_start(command, run)
+        run_before_start(build, run)
     if s.perft_depth > 0:
-        run_perft(command, run)
+        run_perft(build, run)
     if s.own_chance and not run.stop_reason():
         if not selected and report.broke_at_start is None:  # no trace read the build's hello
-            report.explicit_chance = declares_explicit_chance(command, s.timeout)
+            report.explicit_chance = declares_explicit_chance(build)
         if report.explicit_chance:
-            run_own_chance(command, run)
+            run_own_chance(build, run)
 
 
 def list_unreached(report: Report, s: VerifySettings, selected: list[Trace], chosen: list[Scenario]) -> None:
@@ -121,7 +124,7 @@ def list_unreached(report: Report, s: VerifySettings, selected: list[Trace], cho
                                        ruleset))
 
 
-def _verify(command: str, report: Report, settings: VerifySettings, selected: list[Trace], chosen: list[Scenario],
+def _verify(build: Build, report: Report, settings: VerifySettings, selected: list[Trace], chosen: list[Scenario],
             expected: list[Expectation], mine: dict[str, Profile], progress: Progress | None) -> Report:
     """verify's run, with the reference already under the profiles ``mine``."""
     from ..harness.processes import Terminated, acknowledge
@@ -135,16 +138,16 @@ def _verify(command: str, report: Report, settings: VerifySettings, selected: li
         if s.jobs > 1:
             from . import shards
 
-            shards.run_sharded(command, run, selected, chosen)
+            shards.run_sharded(build, run, selected, chosen)
         else:
-            _run_in_order(command, run, selected, chosen)
+            _run_in_order(build, run, selected, chosen)
     except KeyboardInterrupt as exc:
         acknowledge()  # reported from here on, not raised again
         report.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         report.stopped = f"interrupted ({report.interrupted})"
     list_unreached(report, s, selected, chosen)
     if not selected and report.checks and not report.interrupted:
-        report.explicit_chance = declares_explicit_chance(command, s.timeout)  # no trace run read its hello
+        report.explicit_chance = declares_explicit_chance(build)  # no trace run read its hello
     if report.explicit_chance:
         # The streams' rules are not claimed by the traces and scenarios for such a build: its own chance is
         # judged by the checks of kind chance alone, which keep them (what the seed promises, harness/seeds.py).

@@ -35,6 +35,7 @@ from typing import Any
 from ..games import kit_of
 from ..harness.driver import BuildBroke
 from ..harness.executor import run_jobs
+from ..harness.protocol import Build
 from ..reports.model import Check, Report
 from ..rulebook.profiles import by_game, using
 from ..rulebook.reach import merge
@@ -77,7 +78,7 @@ class Unit:
 
     token: str  # the parent's selection, where a forked worker finds it
     settings: VerifySettings  # the run's: every worker selects and judges alike
-    command: str
+    build: Build
     kind: str  # traces | scenarios | between
     indexes: tuple[int, ...] = ()
     deadline: float | None = None  # time.monotonic() in the parent (the same clock in every process here)
@@ -122,7 +123,7 @@ def _selection(unit: Unit) -> tuple[list[Any], list[Any]]:
         mine = by_game(list(s.profiles))
         if mine:
             with using(mine):
-                traces, scenarios = under_profiles(traces, scenarios, mine, Run(Report(unit.command), s))
+                traces, scenarios = under_profiles(traces, scenarios, mine, Run(Report(unit.build.command), s))
         _SELECTED[unit.token] = (traces, scenarios)
     return _SELECTED[unit.token]
 
@@ -133,34 +134,34 @@ def run_unit(unit: Unit) -> Done:
     from .checks import Run, run_scenarios, run_traces
 
     traces, scenarios = _selection(unit)
-    report = Report(unit.command)
+    report = Report(unit.build.command)
     s = unit.settings
     run = Run(report, s, unit.deadline, told=_told)
     explicit: bool | None = None
     with using(by_game(list(s.profiles))), reaching(report, unit.kind, s.coverage):
         if unit.kind == "traces":
-            run_traces(unit.command, [traces[i] for i in unit.indexes], run)
+            run_traces(unit.build, [traces[i] for i in unit.indexes], run)
             explicit = report.explicit_chance if report.build else None
         elif unit.kind == "scenarios":
-            run_scenarios(unit.command, [scenarios[i] for i in unit.indexes], run)
+            run_scenarios(unit.build, [scenarios[i] for i in unit.indexes], run)
         elif unit.kind == "explore":
             from .explore import every_target, run_exploration
 
             pairs = every_target(s)
-            run_exploration(unit.command, run, [pairs[i] for i in unit.indexes])
+            run_exploration(unit.build, run, [pairs[i] for i in unit.indexes])
         else:
             b = _between(s)
             if b["twice"]:
-                run_twice(unit.command, traces, run)
+                run_twice(unit.build, traces, run)
             if b["before_start"] and not run.stop_reason():
-                explicit = run_before_start(unit.command, run)
+                explicit = run_before_start(unit.build, run)
             if b["perft_depth"] > 0:
-                run_perft(unit.command, run)
+                run_perft(unit.build, run)
             if b["own_chance"] and not run.stop_reason():
                 if explicit is None:  # no check here read the build's hello
-                    explicit = declares_explicit_chance(unit.command, s.timeout)
+                    explicit = declares_explicit_chance(unit.build)
                 if explicit:
-                    run_own_chance(unit.command, run)
+                    run_own_chance(unit.build, run)
     return Done(unit, report.checks, report.build, explicit, report.broke_at_start, report.stopped, report.warnings,
                 report.reach)
 
@@ -186,14 +187,14 @@ def _between(settings: VerifySettings) -> dict[str, Any]:
             "perft_depth": settings.perft_depth, "own_chance": settings.own_chance}
 
 
-def run_sharded(command: str, run: Any, selected: list[Any], chosen: list[Any]) -> None:
+def run_sharded(build: Build, run: Any, selected: list[Any], chosen: list[Any]) -> None:
     """Run ``selected`` traces, the checks between and ``chosen`` scenarios over ``jobs`` workers, adding every
     check to ``run`` (a checks.Run) in the order a single job adds them (see the module docstring). Ctrl-C and
     SIGTERM propagate (the workers are ended; what they had finished is added first)."""
     report, settings, jobs = run.report, run.settings, run.settings.jobs
     token = secrets.token_hex(8)
     _SELECTED[token] = (selected, chosen)
-    common = dict(token=token, settings=settings, command=command, deadline=run.deadline)
+    common = dict(token=token, settings=settings, build=build, deadline=run.deadline)
     units = [Unit(kind="traces", indexes=idx, **common)
              for idx in deal([trace_weight(t) for t in selected], jobs)]
     between = any(_between(settings).values())

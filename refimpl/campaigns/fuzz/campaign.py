@@ -25,7 +25,7 @@ from ...harness.chance import is_explicit
 from ...harness.driver import BuildBroke
 from ...harness.plan import Records
 from ...harness.processes import acknowledge, check_stop
-from ...harness.protocol import DEFAULT_TIMEOUT, ProtocolDriver
+from ...harness.protocol import DEFAULT_TIMEOUT, Build, ProtocolDriver
 from ...rulebook.profiles import Profile, using
 from ...status import Status
 from .cases import Case, CaseDraw, CaseShape, Request
@@ -145,7 +145,7 @@ def joined(cases: list[Case]) -> Case:
 
 @dataclass(frozen=True)
 class CampaignJob:
-    command: str
+    build: Build
     settings: FuzzSettings
     ruleset: str
     job: int
@@ -202,10 +202,10 @@ class Campaign:
             self.history.clear()
             if current is not None:
                 current.close()
-            timeout = self.s.timeout
+            build = self.job.build
             if self.broke.get("cause", ("",))[0].startswith("hung"):
-                timeout = min(timeout, HANG_SHRINK_TIMEOUT)  # shrinking a hang: every case that hangs waits
-            current = self.build = ProtocolDriver(self.job.command, timeout)
+                build = build.within(HANG_SHRINK_TIMEOUT)  # shrinking a hang: every case that hangs waits
+            current = self.build = build.start()
         return current
 
     def _drop_build(self) -> None:

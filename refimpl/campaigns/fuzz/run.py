@@ -15,7 +15,7 @@ from ...games import GAMES
 from ...harness.driver import BuildBroke, DriverError, ReferenceDriver
 from ...harness.executor import run_jobs
 from ...harness.processes import acknowledge, check_stop
-from ...harness.protocol import ProtocolDriver
+from ...harness.protocol import Build, ProtocolDriver, as_build
 from ...harness.replay import replay_all
 from ...harness.trace import TraceError
 from ...harness.tracefile import dump_trace, load_trace
@@ -108,24 +108,25 @@ def _plain(value: Any) -> Any:
         return repr(value)
 
 
-def fuzz(command: str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
+def fuzz(build: Build | str, settings_: FuzzSettings, out: str | Path = "fuzz-out",
          progress: Callable[[str], None] | None = None, cluster: str | None = None) -> FuzzReport:
-    """Fuzz the build started by ``command``; the campaigns run in local processes, or on the Dask cluster
-    at ``cluster`` (each worker starts the build itself). Raises DriverError when it does not declare the
-    game and ruleset, BuildBroke when it breaks before any case runs (at its start or ``hello``),
-    ExecutorError when the cluster cannot run the campaigns. The reference plays under the settings' profile."""
+    """Fuzz ``build`` (or the build a command names, given the settings' timeout); the campaigns run in local
+    processes, or on the Dask cluster at ``cluster`` (each worker starts the build itself). Raises DriverError
+    when it does not declare the game and ruleset, BuildBroke when it breaks before any case runs (at its start
+    or ``hello``), ExecutorError when the cluster cannot run the campaigns. The reference plays under the
+    settings' profile."""
     profile = settings_.profile
     with using({profile.game: profile} if profile is not None else None):
-        return _fuzz(command, settings_, out, progress, cluster)
+        return _fuzz(as_build(build, settings_.timeout), settings_, out, progress, cluster)
 
 
-def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Callable[[str], None] | None,
+def _fuzz(build: Build, settings_: FuzzSettings, out: str | Path, progress: Callable[[str], None] | None,
           cluster: str | None) -> FuzzReport:
     s = settings_
     engine = GAMES[s.game]
     ruleset = s.ruleset or engine.info.default_ruleset
     report = FuzzReport(s, ruleset)
-    driver = ProtocolDriver(command, s.timeout)
+    driver = build.start()
     try:
         report.build = f"{driver.name} {driver.version}".strip()
         if not driver.supports(s.game, ruleset):
@@ -135,7 +136,7 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
         rulesets = (ruleset,) if s.ruleset else tuple(
             [ruleset] + [r for r in engine.info.rulesets if r != ruleset and driver.supports(s.game, r)])
         report.rulesets = rulesets
-        jobs = [CampaignJob(command, s, ruleset, i, rulesets) for i in range(max(1, s.jobs))]
+        jobs = [CampaignJob(build, s, ruleset, i, rulesets) for i in range(max(1, s.jobs))]
         if len(jobs) == 1 and not cluster:
             report.campaigns = [run_campaign(jobs[0], driver, progress)]
         else:
@@ -159,7 +160,7 @@ def _fuzz(command: str, settings_: FuzzSettings, out: str | Path, progress: Call
             best = min(found, key=lambda c: (Case.from_json(c.finding.case).size(), c.job))  # type: ignore[union-attr]
             report.finding = best.finding
             report.ruleset = str(best.finding.case["ruleset"])  # type: ignore[union-attr]
-            conclude(report, driver, command, Path(out))
+            conclude(report, driver, build, Path(out))
     finally:
         driver.close()
     return report
@@ -174,7 +175,7 @@ def reproducer_path(out: str | Path, game: str, ruleset: str, seed: int) -> Path
     return out / f"{game}-{ruleset}-seed{seed}.yaml"
 
 
-def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, command: str,
+def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, build: Build,
            started: list[ProtocolDriver]) -> tuple[Judged, list[str]]:
     """The divergence ``judged`` with its set-up pruned on the build (reproducer.SetupPruner), within what
     shrinking left of --shrink-time; a build that breaks on a try is started afresh (into ``started``)."""
@@ -182,17 +183,17 @@ def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, command: 
     assert finding is not None and judged.divergence is not None
     first = judged.divergence
     deadline = time.monotonic() + max(0.0, s.shrink_time - finding.shrink_seconds)
-    build = [driver]
+    running = [driver]
 
     def diverges(case: Case) -> Judged | None:
         check_stop()
         try:
-            if not build[0].alive:
-                build[0] = ProtocolDriver(command, s.timeout)
-                started.append(build[0])
-            again = judge(case, build[0], "legal" in build[0].capabilities, full=True)
+            if not running[0].alive:
+                running[0] = build.start()
+                started.append(running[0])
+            again = judge(case, running[0], "legal" in running[0].capabilities, full=True)
         except BuildBroke:
-            build[0].close()
+            running[0].close()
             return None
         return again if same_divergence(again.divergence, first) else None
 
@@ -204,18 +205,18 @@ def _prune(report: FuzzReport, judged: Judged, driver: ProtocolDriver, command: 
     return pruner.judged, pruner.dropped
 
 
-def conclude(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path) -> None:
+def conclude(report: FuzzReport, driver: ProtocolDriver, build: Build, out: Path) -> None:
     """Judge the finding as verify will, prune a divergence's set-up, write it as a trace (to ``out``: a
     .yaml/.yml file, or a folder) and replay that trace to confirm it."""
     started: list[ProtocolDriver] = []
     try:
-        _conclude_with(report, driver, command, out, started)
+        _conclude_with(report, driver, build, out, started)
     finally:
-        for build in started:
-            build.close()
+        for process in started:
+            process.close()
 
 
-def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out: Path,
+def _conclude_with(report: FuzzReport, driver: ProtocolDriver, build: Build, out: Path,
                    started: list[ProtocolDriver]) -> None:
     finding = report.finding
     assert finding is not None
@@ -226,7 +227,7 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
     judged: Judged | None = None
     if finding.kind == Status.DIVERGES and report.interrupted is None:
         if not driver.alive:
-            driver = ProtocolDriver(command, s.timeout)
+            driver = build.start()
             started.append(driver)
         try:
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
@@ -240,7 +241,7 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
             judged = judge(case, driver, "legal" in driver.capabilities, full=True)
     dropped: list[str] = []
     if judged is not None and judged.divergence is not None and finding.kind == Status.DIVERGES:
-        judged, dropped = _prune(report, judged, driver, command, started)
+        judged, dropped = _prune(report, judged, driver, build, started)
         case = judged.case
     if judged is None or judged.divergence is None:
         judged = judge(case, ReferenceDriver(), True, full=True)  # the reference's answers, for the trace
@@ -268,10 +269,10 @@ def _conclude_with(report: FuzzReport, driver: ProtocolDriver, command: str, out
         report.replays = f"not replayed: the run was interrupted ({report.interrupted})"
         return
     if judged.divergence is not None or finding.kind == Status.BROKE:
-        report.replays = _replays(path, command, s, judged.divergence, finding)
+        report.replays = _replays(path, build, s, judged.divergence, finding)
 
 
-def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, finding: Finding) -> str:
+def _replays(path: Path, build: Build, s: FuzzSettings, div: Divergence | None, finding: Finding) -> str:
     """Replay the written trace on a fresh build as ``verify --traces`` does, and say whether it shows the
     same mismatch (or breaks the build the same way). Raises RuntimeError (a bug of the kit, exit 4) when the
     trace the kit wrote is not a valid one."""
@@ -280,7 +281,7 @@ def _replays(path: Path, command: str, s: FuzzSettings, div: Divergence | None, 
     except TraceError as exc:
         raise RuntimeError(f"the reproducer the kit wrote is not a valid trace: {exc}") from exc
     try:
-        driver = ProtocolDriver(command, s.timeout)
+        driver = build.start()
     except BuildBroke as exc:
         return f"the build broke at its start when replaying: {exc}"
     try:
