@@ -99,13 +99,9 @@ class GameKit:
 
     @property
     def view_schema(self) -> str:
-        """The JSON Schema of its state view, inside the package's ``schemas``."""
+        """The JSON Schema of its state view, inside the package's ``schemas`` (preflight and the engine contract
+        check views against it)."""
         return f"views/{self.name}.schema.json"
-
-    @property
-    def profile_schema(self) -> str:
-        """The JSON Schema of its profile files, inside the package's ``schemas``."""
-        return f"profiles/{self.name}.schema.json"
 
 
 REQUIRED = ("engine", "picture", "steps")

@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from ..errors import KitError
-from ..games import GAMES
+from ..games import GAMES, kit_of
 from .driver import ReferenceDriver, Refused
 from .replay import StepResult, replay
 from .trace import Trace
@@ -49,10 +49,11 @@ class BadChecks(KitError):
 
 @cache
 def view_validator(game: str) -> jsonschema.Draft202012Validator | None:
-    """The published state-view schema of ``game`` (refimpl/schemas/views), or None."""
+    """The published state-view schema of ``game`` (its unit's ``view_schema``), or None for a game nobody
+    registered."""
     try:
-        text = resources.files("refimpl").joinpath("schemas", "views", f"{game}.schema.json").read_text()
-    except OSError:
+        text = resources.files("refimpl").joinpath("schemas", *kit_of(game).view_schema.split("/")).read_text()
+    except (KeyError, OSError):
         return None
     return jsonschema.Draft202012Validator(json.loads(text))
 

@@ -14,6 +14,7 @@ installed file, so ``refimpl show traces/ludo/capture.yaml`` works from any fold
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 from functools import cache
 from importlib import resources
@@ -102,14 +103,23 @@ def files() -> list[tuple[str, Path]]:
 def digest() -> str:
     """A short digest of the suite (every file of ``files()``, name and bytes, and the scenario steps that
     read the feature files): two kits with the same version and digest judge a build alike."""
-    from ..scenarios import steps
+    from ..games import kits
 
     h = hashlib.sha256()
-    shared = [(f"steps/{p.name}", p) for p in sorted(Path(steps.__file__).parent.glob("*.py"))]
-    own = [(f"steps/{Path(str(m.__file__)).parent.parent.name}.py", Path(str(m.__file__))) for m in steps.register()]
+    # The step files found by path, not imported: the scenarios (a floor above) import the suite.
+    folder = Path(__file__).parent.parent / "scenarios" / "steps"
+    shared = [(f"steps/{p.name}", p) for p in sorted(folder.glob("*.py"))]
+    own = [(f"steps/{Path(origin).parent.parent.name}.py", Path(origin)) for kit in kits()
+           if (origin := _origin(kit.steps.module)) is not None]
     for name, path in files() + sorted(shared + own):
         h.update(name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return h.hexdigest()[:12]
+
+
+def _origin(module: str) -> str | None:
+    """The file of ``module``, found without importing it."""
+    spec = importlib.util.find_spec(module)
+    return spec.origin if spec is not None else None
 
 
 def identity() -> dict[str, str]:
