@@ -526,7 +526,8 @@ def test_black_fog_edge_seeds_draw_a_map_that_meets_a_thrown_away_output_and_are
                and seed in stream_edge_seeds()]
     assert at_edge
     for seed, setup in at_edge:
-        assert engine.new_state(None, seed, setup).draws > engine.new_state(None, 0, setup).draws
+        # seed 0's map drawn around the same set-up (its start may be refused: water under feed)
+        assert engine.new_state(None, seed, setup).draws > engine._mapped(None, 0, setup).draws
 
 
 # --- Conquest King: drawn set-ups and steps aimed where its rules are busy (issue 28) -----------------------

@@ -37,15 +37,12 @@ from .options import cluster_option, fail
 def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bool, fmt: str, plot: str | None,
                  quiet: bool, cluster: str | None) -> None:
     """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
-    from ..campaigns.simulate import (
-        Interrupted,
-        SimulateError,
-        simulate,
-        summary_csv,
-        summary_json,
-        summary_svg,
-        summary_text,
-    )
+    from ..games import kit_of
+
+    campaign = kit_of(game).simulate.load()  # type: ignore[union-attr]  # the choices are the games that have one
+    Interrupted, SimulateError, simulate = campaign.Interrupted, campaign.SimulateError, campaign.simulate
+    summary_csv, summary_json, summary_svg, summary_text = (campaign.summary_csv, campaign.summary_json,
+                                                            campaign.summary_svg, campaign.summary_text)
     from ..util.files import write_file
 
     if plot is not None and not plot.lower().endswith(".svg"):

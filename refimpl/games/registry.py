@@ -93,11 +93,6 @@ class GameKit:
         return self.engine.info.name
 
     @property
-    def data(self) -> str:
-        """The bundled data file's name (``refimpl/games/data/<name>.yaml``)."""
-        return self.name
-
-    @property
     def view_schema(self) -> str:
         """The JSON Schema of its state view, inside the package's ``schemas`` (preflight and the engine contract
         check views against it)."""
@@ -165,8 +160,12 @@ def problems(kit: GameKit) -> list[str]:
 
 
 def loaded(name: str, part: str) -> Any:
-    """Part ``part`` of game ``name``, loaded, or None where the game has no such part (or is not registered)."""
-    kit = _KITS.get(name)
+    """Part ``part`` of game ``name`` (or one of its aliases), loaded, or None where the game has no such part (or
+    is not registered)."""
+    try:
+        kit: GameKit | None = kit_of(name)
+    except KeyError:
+        kit = None
     value = getattr(kit, part, None) if kit is not None else None
     return value.load() if isinstance(value, Part) else None
 

@@ -249,7 +249,7 @@ def field_differences(expected: Any, actual: Any, path: str = "") -> list[Differ
             found += [Difference(f"{path}[id={uid}]", MISSING, item) for uid, item in zip(ids[1], actual)
                       if uid not in set(ids[0])]
             if not found and ids[0] != ids[1]:
-                found.append(Difference(f"{path} (order)", ids[0], ids[1]))
+                found.append(Difference(f"{path} (order)" if path else "(order)", ids[0], ids[1]))
             return found
         if len(expected) == len(actual):
             return [d for i, (e, a) in enumerate(zip(expected, actual))

@@ -238,7 +238,10 @@ def games_judged() -> list[str]:
 def judge(driver: Driver, game: str, ruleset: str) -> Iterator[Verdict]:
     """Every verdict on the build's own chance in ``game`` (its unit's ``own_chance``, then what its seed
     promises: ``seed_chance``). Raises BuildBroke."""
-    verdicts = loaded(game, "own_chance")(driver, ruleset)
+    own = loaded(game, "own_chance")
+    if own is None:
+        raise KeyError(f"{game} has no chance of its own to judge (games_judged: {', '.join(games_judged())})")
+    verdicts = own(driver, ruleset)
     failed = next((v for v in verdicts if v.impossible), None)
     for v in verdicts:
         if not v.judged and not v.impossible:

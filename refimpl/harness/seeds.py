@@ -3,7 +3,7 @@
 A build that declares ``explicit-chance`` need not reproduce the canonical streams, but the seed's promise still
 holds for its own draws: the same seed gives the same game (Ludo §2, LD-DICE-1 and ruling LD-R5; Black Fog ruling
 BF-R6), and the CPUs' draws do not move the dice (LD-CPU-5). With the seeded forms as its own play sends them,
-this module plays a game from a seed and then:
+each game's judge plays a game from a seed and then:
 
 1. sends the same requests again after a ``restart``, and after a new ``start`` with the same seed: every answer
    must be the same as the first time (the stream counters aside, which are the build's own affair);
@@ -13,7 +13,9 @@ this module plays a game from a seed and then:
 
 The requests are chosen by a generator seeded with SEED, the outcomes are the build's; the reference follows
 each answer (``ownchance.Judge``) to choose what to send next. Each check reads the answers only: an answer no
-allowed outcome explains is the other own-chance checks' to report, and here it just ends the game early.
+allowed outcome explains is the other own-chance checks' to report, and here it just ends the game early. This
+module holds what the games' judges share; each game's plays and checks are in its unit
+(``games/<game>/kit/chance.py``, ``GameKit.seed_chance``).
 """
 
 from __future__ import annotations

@@ -218,10 +218,6 @@ def inner_differences(path: str, expected: Any, actual: Any) -> list[tuple[str, 
     return [(d.path, d.expected, d.actual) for d in found]
 
 
-def _join(path: str, inner: str) -> str:
-    return path if not inner else f"{path}{inner}" if inner.startswith("[") else f"{path}.{inner}"
-
-
 def _field(game: str, f: FieldDiff, prefix: str, failure: Failure) -> Field:
     legal = legal_of(f, failure.expected_view if f.path.endswith("legal") else None,
                      failure.actual_view if f.path.endswith("legal") else None)
@@ -349,8 +345,8 @@ def _summary(check: Check) -> str:
     legal = legal_of(first)
     if legal is not None:
         said = f"{len(legal.missing)} missing, {len(legal.extra)} extra"
-    elif _ids(first.expected) is not None and _ids(first.actual) is not None:
-        found = inner_differences("", first.expected, first.actual)
+    elif _ids(first.expected) is not None and _ids(first.actual) is not None and \
+            (found := inner_differences("", first.expected, first.actual)):
         said = "; ".join(f"{p} " + ("extra" if e is MISSING else "missing" if a is MISSING else
                                     f"expected {show_value(e, 24)}, got {show_value(a, 24)}") for p, e, a in found[:3])
     else:

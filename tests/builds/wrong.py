@@ -3,7 +3,10 @@ misreading catalogue (tests/misreadings/), by a short name the kit's own tests u
 
     python tests/builds/wrong.py VARIANT
 
-Each name is also a driver factory for ``pytest --driver tests.builds.wrong:NAME`` (``-`` read as ``_``).
+Each name is also a driver factory for ``pytest --driver tests.builds.wrong:NAME`` (``-`` read as ``_``). Five names
+served wrong builds of their own before the merge (issue 44) and serve the catalogue's reading of the same rule
+now, which the tests using them pass with: ``second-claim`` a second region reached from the first (the old one
+took any), ``defender-wins-ties`` a tie given to the defender with the dice as thrown (the old one changed a die).
 """
 
 from __future__ import annotations

@@ -63,14 +63,23 @@ def stream_edge_seeds() -> tuple[int, ...]:
 
 
 def map_stream_edges(engine: Any, setup: dict[str, JSON]) -> list[int]:
-    """The seeds of ``stream_edge_seeds`` whose map, drawn from the seed around ``setup`` (its animals, keepers,
-    fog and feed: the map's draws keep water off their tiles), meets an output it throws away: the start takes
-    one more output than seed 0's (whose map throws none away); none for a set-up the game refuses."""
+    """The seeds of ``stream_edge_seeds`` whose map, drawn from the seed around ``setup`` (its animals and keepers:
+    the map's draws keep water off their tiles), meets an output it throws away (its drawing takes one output more
+    than seed 0's, whose map throws none away) and starts the game: a map that puts water under feed or a tree
+    under fog is refused, seed by seed. None for a set-up no map can start from."""
     try:
-        plain = engine.new_state(None, 0, setup).draws
-        return [seed for seed in stream_edge_seeds() if engine.new_state(None, seed, setup).draws > plain]
+        plain = engine._mapped(None, 0, setup).draws  # the map as drawn, before the start's own checks
     except RuleViolation:
         return []
+    found = []
+    for seed in stream_edge_seeds():
+        try:
+            if engine._mapped(None, seed, setup).draws > plain:
+                engine.new_state(None, seed, setup)
+                found.append(seed)
+        except RuleViolation:
+            continue
+    return found
 
 
 def map_edge(d: Draw, engine: Any, setup: dict[str, JSON]) -> tuple[int, dict[str, JSON]] | None:
