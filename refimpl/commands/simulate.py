@@ -40,9 +40,6 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
     from ..games import kit_of
 
     campaign = kit_of(game).simulate.load()  # type: ignore[union-attr]  # the choices are the games that have one
-    Interrupted, SimulateError, simulate = campaign.Interrupted, campaign.SimulateError, campaign.simulate
-    summary_csv, summary_json, summary_svg, summary_text = (campaign.summary_csv, campaign.summary_json,
-                                                            campaign.summary_svg, campaign.summary_text)
     from ..util.files import write_file
 
     if plot is not None and not plot.lower().endswith(".svg"):
@@ -71,10 +68,10 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
     code = Exit.CONFORMS
     try:
         with scope():  # SIGTERM ends the run like Ctrl-C, and the job processes with it
-            summary = simulate(n, seats.split(","), seed, jobs, bar, cluster, rotate)
-    except (SimulateError, ExecutorError) as exc:
+            summary = campaign.simulate(n, seats.split(","), seed, jobs, bar, cluster, rotate)
+    except (campaign.SimulateError, ExecutorError) as exc:
         fail(str(exc))
-    except Interrupted as exc:
+    except campaign.Interrupted as exc:
         summary = exc.summary
         code = Exit.TERMINATED if exc.signal == "SIGTERM" else Exit.INTERRUPTED
         if bar is not None and sys.stderr.isatty():
@@ -84,11 +81,11 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
                        f"are of the games played", err=True)
     if plot is not None:
         try:
-            write_file(plot, summary_svg(summary).encode("utf-8"))
+            write_file(plot, campaign.summary_svg(summary).encode("utf-8"))
         except OSError as exc:
             fail(f"--plot {plot}: {exc.strerror or exc}")
     if fmt == "json":
-        click.echo(jsondoc.dumps(summary_json(summary)), nl=False)
+        click.echo(jsondoc.dumps(campaign.summary_json(summary)), nl=False)
     else:
-        click.echo(summary_csv(summary) if fmt == "csv" else summary_text(summary), nl=False)
+        click.echo(campaign.summary_csv(summary) if fmt == "csv" else campaign.summary_text(summary), nl=False)
     sys.exit(code)
