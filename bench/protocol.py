@@ -33,6 +33,7 @@ from refimpl.games import GAMES
 from refimpl.harness.plan import plan
 from refimpl.harness.protocol import ProtocolDriver
 from refimpl.harness.replay import replay_all
+from refimpl.harness.requests import Apply
 from refimpl.harness.tracefile import find_traces, load_trace
 
 PY = shlex.quote(sys.executable)
@@ -50,7 +51,7 @@ TARGET_GAMES = ("beacon-lines", "lantern-quay")  # the games the first 2x target
 def echo_floor(pipeline: bool) -> float:
     """Seconds per message against the echo build."""
     driver = ProtocolDriver(ECHO, pipeline=pipeline)
-    ops = [("apply", {"type": "x"})] * MESSAGES
+    ops = [Apply({"type": "x"})] * MESSAGES
     start = time.perf_counter()
     for _ in driver.batch(ops):
         pass

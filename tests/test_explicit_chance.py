@@ -17,6 +17,7 @@ from refimpl.games import GAMES
 from refimpl.games.ludo import cpu
 from refimpl.harness.chance import STREAM_RULES, ExplicitChance, Rewriter, explicit_trace
 from refimpl.harness.driver import ReferenceDriver
+from refimpl.harness.requests import Apply, Start, Written
 from refimpl.harness.tracefile import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,18 +84,19 @@ def test_rewriter_gives_only_what_a_stream_would_draw() -> None:
     """A seeded start and throw are made explicit; a refused start, a given outcome and a rejected seeded
     action go as written (the build must refuse them the same way)."""
     r = Rewriter()
-    start = r.rewrite(("start", "black-fog", "v1", 3, {}))
-    assert start[:4] == ("start", "black-fog", "v1", 3) and set(start[4]) == {"map"}
-    assert r.rewrite(("start", "black-fog", "v1", 3, {"bogus": 1})) == ("start", "black-fog", "v1", 3, {"bogus": 1})
-    assert r.rewrite(("start", "ludo", "v1", 1, {})) == ("start", "ludo", "v1", 1, {})
-    assert r.rewrite(("apply", {"type": "roll"})) == ("apply", {"type": "roll", "face": 6})  # seed 1's first face
-    assert r.rewrite(("apply", {"type": "roll"})) == ("apply", {"type": "roll"})  # wrong phase: sent as written
+    start = r.rewrite(Start("black-fog", "v1", 3, {}))
+    assert isinstance(start, Start) and (start.game, start.ruleset, start.seed) == ("black-fog", "v1", 3)
+    assert set(start.setup) == {"map"}
+    assert r.rewrite(Start("black-fog", "v1", 3, {"bogus": 1})) == Start("black-fog", "v1", 3, {"bogus": 1})
+    assert r.rewrite(Start("ludo", "v1", 1, {})) == Start("ludo", "v1", 1, {})
+    assert r.rewrite(Apply({"type": "roll"})) == Apply({"type": "roll", "face": 6})  # seed 1's first face
+    assert r.rewrite(Apply({"type": "roll"})) == Apply({"type": "roll"})  # wrong phase: sent as written
     # a 6 with four pieces in the yard: easy draws among four, so the pick the decision stream gives is sent
-    picked = r.rewrite(("request", {"op": "apply", "action": {"type": "cpu", "level": "easy"}}))
-    assert picked[1]["action"]["pick"] in range(4)
-    r.rewrite(("start", "ludo", "v1", 1, {"pieces": {"human": [5, 57, 57, 57]}}))
-    r.rewrite(("apply", {"type": "roll", "face": 2}))
-    assert r.rewrite(("apply", {"type": "cpu", "level": "easy"})) == ("apply", {"type": "cpu", "level": "easy"})
+    picked = r.rewrite(Written({"op": "apply", "action": {"type": "cpu", "level": "easy"}}))
+    assert isinstance(picked, Written) and picked.fields["action"]["pick"] in range(4)
+    r.rewrite(Start("ludo", "v1", 1, {"pieces": {"human": [5, 57, 57, 57]}}))
+    r.rewrite(Apply({"type": "roll", "face": 2}))
+    assert r.rewrite(Apply({"type": "cpu", "level": "easy"})) == Apply({"type": "cpu", "level": "easy"})
 
 
 def test_explicit_trace_leaves_counters_and_stream_rules_to_the_oracle() -> None:

@@ -22,6 +22,7 @@ from refimpl.games.lantern_quay.kit.explore import lantern_quay_step
 from refimpl.games.ludo.kit.explore import ludo as ludo_setup
 from refimpl.harness.driver import ReferenceDriver, Rejected
 from refimpl.harness.oracle import ByReference, Oracled
+from refimpl.harness.requests import Apply, Start
 from refimpl.scenarios import bundled, run_scenario
 from refimpl.status import Status
 from refimpl.verify import VerifySettings, verify
@@ -135,9 +136,9 @@ class RefusesFirstMove(ReferenceDriver):
 
     def batch(self, ops):  # type: ignore[no-untyped-def, override]
         for op in ops:
-            if op[0] == "start":
+            if isinstance(op, Start):
                 self.fresh = True
-            if op[0] == "apply" and self.fresh:
+            if isinstance(op, Apply) and self.fresh:
                 self.fresh = False
                 yield Rejected("game-over", "refused")
                 continue

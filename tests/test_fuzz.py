@@ -23,9 +23,10 @@ from refimpl.campaigns.fuzz.judge import Upcoming, judge_drawn
 from refimpl.campaigns.fuzz.kinds import KindsMet, Options, action_kind, options
 from refimpl.campaigns.fuzz.positions import drawer
 from refimpl.games import GAMES, RuleViolation
-from refimpl.harness.driver import ReferenceDriver, request
+from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.protocol import Build, ProtocolDriver
 from refimpl.harness.replay import replay_all
+from refimpl.harness.requests import Apply, Op, Start
 from refimpl.harness.serve import Session
 from refimpl.harness.tracefile import load_trace
 from refimpl.rulebook.rules import spec_rules
@@ -179,9 +180,9 @@ def test_json_report(tmp_path: Path) -> None:
 
 # --- the pieces ------------------------------------------------------------------------------------
 
-def _answer(session: Session, op: tuple[Any, ...]) -> dict[str, Any]:
+def _answer(session: Session, op: Op) -> dict[str, Any]:
     """The reference's protocol answer: ok, or a rejection or error with a code; never an exception."""
-    answer = session.handle(request(op))
+    answer = session.handle(op.body())
     assert answer["ok"] or (answer.get("rejected") or answer["error"])["code"], answer
     return answer
 
@@ -194,9 +195,9 @@ def test_drawn_and_bent_set_ups_are_taken_or_refused_with_a_code(game: str, seed
     ruleset = d.pick(engine.info.rulesets)
     setup = DRAWERS[game](d, engine, ruleset)
     session = Session(GAMES, "reference")
-    _answer(session, ("start", game, ruleset, None, setup))
+    _answer(session, Start(game, ruleset, None, setup))
     bent = bend_start(d, ruleset, None, setup)
-    _answer(session, ("start", game, bent["ruleset"], bent["seed"], bent["setup"]))
+    _answer(session, Start(game, bent["ruleset"], bent["seed"], bent["setup"]))
 
 
 @settings(max_examples=40, deadline=None)
@@ -205,19 +206,19 @@ def test_bent_and_odd_actions_are_taken_or_refused_with_a_code(game: str, seed: 
     engine = GAMES[game]
     d = Draw(seed=seed)
     session = Session(GAMES, "reference")
-    _answer(session, ("start", game, d.pick(engine.info.rulesets), None, {}))
+    _answer(session, Start(game, d.pick(engine.info.rulesets), None, {}))
     for _ in range(d.below(30)):
         legal, _ = options(engine, session.state)
         if not legal:
             break
-        _answer(session, ("apply", d.pick(legal)))
+        _answer(session, Apply(d.pick(legal)))
     legal, extra = options(engine, session.state)
     if not legal:
         return
     action = d.pick(legal)
     before = engine.view(session.state)
     for bent in (bend_action(d, action, legal + extra), odd_action(d, action)):
-        if not _answer(session, ("apply", bent))["ok"]:
+        if not _answer(session, Apply(bent))["ok"]:
             assert engine.view(session.state) == before  # a refused action leaves the game as it was
         before = engine.view(session.state)
 

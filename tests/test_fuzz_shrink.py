@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-from refimpl.campaigns.fuzz.cases import Case, Request
+from refimpl.campaigns.fuzz.cases import Case, CaseStep
 from refimpl.campaigns.fuzz.shrink import Shrinker
 
 
 def _case(animals: list[dict[str, str]], steps: int) -> Case:
     setup = {"animals": animals, "fog": ["0,-4", "-4,0"], "round": 3}
-    return Case("black-fog", "v1", 0, setup, tuple(Request("action", {"type": "roll"}) for _ in range(steps)))
+    return Case("black-fog", "v1", 0, setup, tuple(CaseStep("action", {"type": "roll"}) for _ in range(steps)))
 
 
 def test_thinning_keeps_only_the_set_up_the_failure_needs_then_steps_go() -> None:
@@ -46,7 +46,7 @@ def test_thinning_never_leaves_a_start_the_game_refuses() -> None:
     """A Ludo seat's pieces are a list of the set-up, but one with a piece less is a start the game refuses:
     such a set-up is not kept, however the check answers."""
     setup = {"pieces": {"human": [0, 5, -1, -1]}, "throws": 0}
-    case = Case("ludo", "v1", 0, setup, (Request("action", {"type": "roll"}),) * 3)
+    case = Case("ludo", "v1", 0, setup, (CaseStep("action", {"type": "roll"}),) * 3)
     shrunk = Shrinker(lambda c: 1 if c.steps else None, time.monotonic() + 30).thin_setup(case)
     assert shrunk.setup == setup
 
@@ -62,19 +62,19 @@ def test_a_case_from_the_games_own_start_is_thinned_through_an_explicit_set_up()
         needed = 1 + (8 if animals is None else len(animals))
         return needed if len(case.steps) >= needed else None
 
-    plain = Case("black-fog", "v1", 3, {}, tuple(Request("action", {"type": "roll"}) for _ in range(14)))
+    plain = Case("black-fog", "v1", 3, {}, tuple(CaseStep("action", {"type": "roll"}) for _ in range(14)))
     shrunk = Shrinker(check, time.monotonic() + 30).run(plain)
     assert shrunk.setup.get("animals") == [] and "map" not in shrunk.setup
     assert len(shrunk.steps) == 1
 
 
 def test_an_explicit_start_that_gains_nothing_is_not_kept() -> None:
-    plain = Case("black-fog", "v1", 3, {}, (Request("action", {"type": "roll"}),) * 2)
+    plain = Case("black-fog", "v1", 3, {}, (CaseStep("action", {"type": "roll"}),) * 2)
     shrunk = Shrinker(lambda c: 2 if len(c.steps) >= 2 else None, time.monotonic() + 30).run(plain)
     assert shrunk.setup == {} and len(shrunk.steps) == 2
 
 
-def _ck(steps: list[Request]) -> Case:
+def _ck(steps: list[CaseStep]) -> Case:
     return Case("conquest-king", "v1", None, {}, tuple(steps))
 
 
@@ -85,9 +85,9 @@ def _waited(case: Case) -> int:
 def test_consecutive_waits_are_merged_where_the_failure_stays() -> None:
     """A lobby fault that needs 1,350 minutes after the second registration: the three waits that pass them
     become one, the register and the wait before it stay (the fault needs them apart)."""
-    register = [Request("action", {"type": "register", "side": side}) for side in ("sparkia", "gaias")]
-    waits = [Request("action", {"type": "wait", "minutes": m}) for m in (720, 600, 30)]
-    early = Request("action", {"type": "wait", "minutes": 30})
+    register = [CaseStep("action", {"type": "register", "side": side}) for side in ("sparkia", "gaias")]
+    waits = [CaseStep("action", {"type": "wait", "minutes": m}) for m in (720, 600, 30)]
+    early = CaseStep("action", {"type": "wait", "minutes": 30})
 
     def check(case: Case) -> int | None:
         steps = list(case.steps)
@@ -104,8 +104,8 @@ def test_consecutive_waits_are_merged_where_the_failure_stays() -> None:
 
 
 def test_a_pair_that_does_not_add_up_is_left_alone() -> None:
-    steps = [Request("action", {"type": "wait", "minutes": 5}), Request("action", {"type": "end", "side": "gaias"}),
-             Request("action", {"type": "wait", "minutes": 5})]
+    steps = [CaseStep("action", {"type": "wait", "minutes": 5}), CaseStep("action", {"type": "end", "side": "gaias"}),
+             CaseStep("action", {"type": "wait", "minutes": 5})]
     shrunk = Shrinker(lambda c: len(c.steps) if len(c.steps) == 3 else None, time.monotonic() + 30).merge_steps(
         _ck(steps))
     assert shrunk.steps == tuple(steps)
@@ -115,11 +115,11 @@ def test_the_case_starts_from_its_last_start_the_game_takes() -> None:
     """Steps before a start only made a game that start left: the start becomes the case's own. A start the
     game refuses is not promoted."""
     lobby = {"registered": [], "field": "realtime"}
-    steps = [Request("action", {"type": "wait", "minutes": 7}),
-             Request("start", {"ruleset": "v1", "seed": 5, "setup": lobby}),
-             Request("action", {"type": "register", "side": "gaias"}),
-             Request("start", {"ruleset": "v1", "seed": 5, "setup": {"field": "lava"}}),
-             Request("action", {"type": "wait", "minutes": 60})]
+    steps = [CaseStep("action", {"type": "wait", "minutes": 7}),
+             CaseStep("start", {"ruleset": "v1", "seed": 5, "setup": lobby}),
+             CaseStep("action", {"type": "register", "side": "gaias"}),
+             CaseStep("start", {"ruleset": "v1", "seed": 5, "setup": {"field": "lava"}}),
+             CaseStep("action", {"type": "wait", "minutes": 60})]
 
     def check(case: Case) -> int | None:
         return len(case.steps) if case.steps and case.steps[-1].body == {"type": "wait", "minutes": 60} else None
@@ -136,8 +136,8 @@ def test_a_start_the_protocol_refuses_is_not_promoted() -> None:
 
     GAMES["beacon-lines"].new_state("v1", 2 ** 64, {})  # the game alone takes it
     claim = {"type": "claim", "claims": {"red": "north-pass", "blue": "south-pass"}}
-    steps = (Request("action", claim), Request("start", {"ruleset": "v1", "seed": 2 ** 64, "setup": {}}),
-             Request("action", claim))
+    steps = (CaseStep("action", claim), CaseStep("start", {"ruleset": "v1", "seed": 2 ** 64, "setup": {}}),
+             CaseStep("action", claim))
     case = Case("beacon-lines", "v1", None, {}, steps)
     shrunk = Shrinker(lambda c: len(c.steps) if c.steps else None, time.monotonic() + 30).last_start(case)
     assert shrunk == case

@@ -19,6 +19,7 @@ from refimpl.games.black_fog.kit import picture as black_fog
 from refimpl.games.conquest_king.kit import picture as conquest_king
 from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.plan import step_op
+from refimpl.harness.requests import Start, State
 from refimpl.harness.tracefile import load_traces
 from refimpl.reports import pictures
 
@@ -28,7 +29,7 @@ GAMES_B = ("conquest-king", "black-fog")
 
 def _views(d: ReferenceDriver, observers: tuple[str | None, ...]) -> dict[str | None, dict[str, Any]]:
     """Each observer's view of the current position (none when no game is running)."""
-    found = {o: next(iter(d.batch([("view", o)]))) for o in observers}
+    found = {o: next(iter(d.batch([State(o)]))) for o in observers}
     return {o: v for o, v in found.items() if isinstance(v, dict)}
 
 
@@ -46,7 +47,7 @@ def positions(game: str) -> list[tuple[str, dict[str | None, dict[str, Any]]]]:
     for trace in load_traces([TRACES / game]):
         if trace.ruleset not in info.rulesets:
             continue
-        outcome = next(iter(d.batch([("start", game, trace.ruleset, trace.seed, dict(trace.setup))])))
+        outcome = next(iter(d.batch([Start(game, trace.ruleset, trace.seed, dict(trace.setup))])))
         out.append((f"{trace.name} start", _views(d, observers) if isinstance(outcome, dict) else {}))
         for step in trace.steps:
             next(iter(d.batch([step_op(trace, step)])))

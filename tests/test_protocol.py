@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from refimpl.games import GAMES
 from refimpl.harness.buildprocess import response_is_valid
 from refimpl.harness.driver import Rejected
+from refimpl.harness.requests import Apply, Legal, Start, State, Stats
 from refimpl.harness.serve import Session
 
 SCHEMAS = resources.files("refimpl") / "schemas"
@@ -185,11 +186,11 @@ def test_the_kit_writes_pipelined_requests_in_chunks_and_every_answer_comes_back
 
     try:
         with mock.patch.object(buildprocess.os, "write", counting_write):
-            ops = [("start", "beacon-lines", "v1", None, {})] + [("view", None)] * 300
+            ops = [Start("beacon-lines", "v1", None, {})] + [State()] * 300
             outcomes = list(driver.batch(ops))
             batched = list(writes)
             writes.clear()
-            single = list(driver.batch([("view", None)]))
+            single = list(driver.batch([State()]))
     finally:
         driver.close()
     assert len(outcomes) == 301 and all(isinstance(o, dict) and o["game"] == "beacon-lines" for o in outcomes)
@@ -246,7 +247,7 @@ def test_the_kit_works_while_it_waits_for_an_answer_and_then_reads_every_answer_
 
     try:
         driver.process.idle = idle
-        outcomes = list(driver.batch([("view", None)] * 3))
+        outcomes = list(driver.batch([State()] * 3))
     finally:
         driver.close()
     assert [o["n"] for o in outcomes] == [1, 2, 3]  # type: ignore[index]
@@ -270,7 +271,7 @@ def test_idle_work_waits_for_every_request_to_be_written_and_stops_for_an_answer
 
     try:
         driver.process.idle = idle
-        outcomes = list(driver.batch([("view", "x" * 200)] * 1000))  # 230 KB: more than a pipe holds
+        outcomes = list(driver.batch([State("x" * 200)] * 1000))  # 230 KB: more than a pipe holds
     finally:
         driver.close()
     assert len(outcomes) == 1000
@@ -295,7 +296,7 @@ def test_idle_work_never_hides_a_build_that_hangs(tmp_path: Any) -> None:
     try:
         driver.process.idle = idle
         with pytest.raises(BuildBroke) as broke:
-            list(driver.batch([("view", None)]))
+            list(driver.batch([State()]))
     finally:
         driver.close()
     assert broke.value.cause == "hung" and time.monotonic() - start < 2
@@ -316,7 +317,7 @@ def test_idle_work_reads_what_the_build_writes_to_stderr(tmp_path: Any) -> None:
 
     try:
         driver.process.idle = idle
-        assert len(list(driver.batch([("view", None)] * 2))) == 2
+        assert len(list(driver.batch([State()] * 2))) == 2
     finally:
         driver.close()
     assert len(units) < 100, len(units)
@@ -333,8 +334,8 @@ def test_an_answer_written_exactly_as_the_reference_would_is_taken_as_that_answe
     from refimpl.harness.driver import ReferenceDriver
     from refimpl.harness.protocol import ProtocolDriver
 
-    ops = [("start", "lantern-quay", "v1", 3, {}), ("apply", {"type": "roll", "dice": [2, 4, 6]}),
-           ("legal", None), ("view", None), ("apply", {"type": "fly"}), ("stats",)]
+    ops = [Start("lantern-quay", "v1", 3, {}), Apply({"type": "roll", "dice": [2, 4, 6]}),
+           Legal(), State(), Apply({"type": "fly"}), Stats()]
     reference = ReferenceDriver()
     answers = list(reference.batch(ops))
     assert isinstance(answers[4], Rejected)
@@ -343,8 +344,8 @@ def test_an_answer_written_exactly_as_the_reference_would_is_taken_as_that_answe
     driver = ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=pipeline, transcript=[])
     try:
         taken = list(driver.batch(ops, expect=answers))
-        read = list(driver.batch([("view", None)], expect=[{**answers[3], "round": 99}]))
-        spaced = list(driver.batch([("view", None)], expect=[json.loads(json.dumps(answers[3]))]))
+        read = list(driver.batch([State()], expect=[{**answers[3], "round": 99}]))
+        spaced = list(driver.batch([State()], expect=[json.loads(json.dumps(answers[3]))]))
     finally:
         driver.close()
     assert [a is b for a, b in zip(taken, answers)] == [True, True, True, True, False, True]
@@ -379,7 +380,7 @@ def test_a_line_that_is_not_the_reference_answer_is_checked_as_ever(tmp_path: An
     driver = ProtocolDriver(f"{sys.executable} {script}")
     try:
         with pytest.raises(BuildBroke, match="answered id 2 where 1 was due"):
-            list(driver.batch([("view", None)], expect=[{"game": "g", "ruleset": "v1"}]))
+            list(driver.batch([State()], expect=[{"game": "g", "ruleset": "v1"}]))
     finally:
         driver.close()
 
@@ -403,7 +404,7 @@ def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_sam
     from refimpl.harness.compare import same_actions
     from refimpl.harness.known import known_answer as _known
 
-    known = _known(("legal", None), 7, ours)
+    known = _known(Legal(), 7, ours)
     assert known is not None
     # the build's line as the reference's actions' texts cut at every "},{" and put together in another order:
     # taken only if it reads as the same actions (a "},{" inside an action must not be cut)
@@ -420,9 +421,9 @@ def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_sam
         plain = not any("},{" in json.dumps(a, separators=(",", ":")) for a in ours)
         if plain and sorted(map(json.dumps, theirs)) == sorted(map(json.dumps, ours)):
             assert taken  # the same actions, written alike, in any order (one with "},{" inside is read)
-    odd = _known(("legal", None), 7, [5, {"type": "x", "a": "},{"}])  # (review: not JSON, cut just right)
+    odd = _known(Legal(), 7, [5, {"type": "x", "a": "},{"}])  # (review: not JSON, cut just right)
     assert odd is not None and not odd.answers(b'{"id":7,"ok":true,"actions":[5"},{,{"type":"x","a":"}]}')
-    assert not _known(("legal", None), 7, ours, any_order=False).answers(  # type: ignore[union-attr]
+    assert not _known(Legal(), 7, ours, any_order=False).answers(  # type: ignore[union-attr]
         json.dumps({"id": 7, "ok": True, "actions": ours[::-1]}, separators=(",", ":")).encode()) or ours == ours[::-1]
 
 

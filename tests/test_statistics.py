@@ -19,6 +19,7 @@ from refimpl.harness.driver import ReferenceDriver, Refused
 from refimpl.harness.plan import grown
 from refimpl.harness.protocol import ProtocolDriver
 from refimpl.harness.replay import replay_all
+from refimpl.harness.requests import Stats
 from refimpl.harness.tracefile import load_trace
 from refimpl.status import Status
 
@@ -103,7 +104,7 @@ class RefusesRecords(ReferenceDriver):
 
     def batch(self, ops: Any) -> Any:
         for op in ops:
-            if op[0] == "stats":
+            if isinstance(op, Stats):
                 yield Refused("unknown-op", "no stats")
             else:
                 yield from super().batch([op])

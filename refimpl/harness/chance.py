@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..games import GAMES, JSON, RuleViolation
-from .driver import CallsByBatch, Driver, Op, Outcome, request
+from .driver import CallsByBatch, Driver, Outcome
+from .requests import Apply, Op, Start, Written
 from .trace import Trace
 
 CAPABILITY = "explicit-chance"
@@ -35,7 +36,7 @@ class Rewriter:
     def rewrite(self, op: Op) -> Op:
         """The explicit form of ``op`` (itself when nothing in it is drawn from a stream); the shadow game
         then plays ``op`` as written."""
-        body = request(op)
+        body = op.body()
         kind, out = body.get("op"), op
         if kind == "apply" and self.shadow.game is not None and "action" in body:
             engine = self.shadow.game
@@ -60,11 +61,12 @@ class Rewriter:
 
 def _with(op: Op, key: str, value: JSON) -> Op:
     """``op`` with its ``action`` or ``setup`` replaced."""
-    if op[0] == "request":
-        return ("request", {**op[1], key: value})
-    if op[0] == "apply":
-        return ("apply", value)
-    return (*op[:4], value)  # ("start", game, ruleset, seed, setup)
+    if isinstance(op, Written):
+        return Written({**op.fields, key: value})
+    if isinstance(op, Apply):
+        return Apply(value)
+    assert isinstance(op, Start), op  # (rewrite changes nothing else)
+    return replace(op, setup=value)
 
 
 class ExplicitChance(CallsByBatch):

@@ -14,6 +14,7 @@ from ..games import GAMES, Game
 from ..rulebook.reach import Reach, Site
 from .driver import ReferenceDriver
 from .plan import step_op
+from .requests import Op, Start
 from .trace import Trace
 
 BASELINE_GAMES = 2  # seeded random games of the reference per ruleset, each of the game's typical length
@@ -57,7 +58,7 @@ def decided_by(trace: Trace, number: int) -> dict[str, float] | None:
     if engine is None or number > len(trace.steps):
         return None
     session = ReferenceDriver()
-    ops: list[tuple[Any, ...]] = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
+    ops: list[Op] = [Start(trace.game, trace.ruleset, trace.seed, dict(trace.setup))]
     ops += [step_op(trace, st) for st in trace.steps[:number]]
     try:
         list(session.batch(ops[:-1]))

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from ..errors import ExitCode, KitError
 from ..games import GAMES, JSON, Game
+from .requests import Apply, Legal, Op, Restart, Start, State, Stats, answer_key
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,7 @@ class Refused:
     message: str = ""
 
 
-# A request in a batch: ("start", game, ruleset, seed, setup) | ("apply", action) | ("restart",)
-# | ("view", observer) | ("legal", observer) | ("request", body): a request written out whole, as a trace may
-# send one to check the protocol itself. Its outcome: a view, a Rejected, a Refused, or a list of legal actions.
-Op = tuple[Any, ...]
+# The outcome of a request: a view, a Rejected, a Refused, a list of legal actions or the records (stats).
 Outcome = dict[str, JSON] | Rejected | Refused | list[JSON]
 
 
@@ -112,39 +110,8 @@ def default_ruleset(game: str, ruleset: str | None) -> str | None:
     return ruleset
 
 
-def request(op: Op) -> dict[str, JSON]:
-    """The protocol request (without its ``id``) for one op."""
-    kind = op[0]
-    if kind == "start":
-        _, game, ruleset, seed, setup = op
-        return {"op": "start", "game": game, "ruleset": ruleset, "seed": seed, "setup": setup}
-    if kind == "apply":
-        return {"op": "apply", "action": op[1]}
-    if kind == "view":
-        return {"op": "state", "observer": op[1]}
-    if kind == "legal":
-        return {"op": "legal"} if len(op) < 2 or op[1] is None else {"op": "legal", "observer": op[1]}
-    if kind == "restart":
-        return {"op": "restart"}
-    if kind == "stats":
-        return {"op": "stats"}
-    if kind == "request":
-        return dict(op[1])
-    raise ValueError(f"unknown op {kind!r}")
-
-
 class BadAnswer(Exception):
     """An answer that is not what the protocol says this request gets (a broken build)."""
-
-
-def answer_key(op: Op) -> str:
-    """The key an accepted answer to ``op`` holds its value under: ``actions`` (legal), ``stats`` (stats) or
-    ``state`` (every other request)."""
-    if op[0] == "legal" or (op[0] == "request" and op[1].get("op") == "legal"):
-        return "actions"
-    if op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats"):
-        return "stats"
-    return "state"
 
 
 def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
@@ -163,12 +130,12 @@ def outcome(op: Op, message: Mapping[str, JSON]) -> Outcome:
             return stats
         state = message.get("state")
         if not isinstance(state, dict) or "game" not in state or "ruleset" not in state:
-            raise BadAnswer(f"the answer to {request(op)['op']} has no state object")
+            raise BadAnswer(f"the answer to {op.name} has no state object")
         return state
     if isinstance(message.get("rejected"), dict):
         rej = message["rejected"]
-        if request(op).get("op") != "apply":
-            raise BadAnswer(f"{request(op)['op']} answered with a rejection; only apply is rejected")
+        if op.name != "apply":
+            raise BadAnswer(f"{op.name} answered with a rejection; only apply is rejected")
         return Rejected(str(rej.get("code")), _said(rej.get("message", "")))
     error = message.get("error")
     if not isinstance(error, dict):
@@ -211,24 +178,24 @@ class CallsByBatch:
 
     def start(self, game: str, ruleset: str | None = None, seed: Any = None,
               setup: Any = None) -> dict[str, JSON]:
-        op = ("start", game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
+        op = Start(game, default_ruleset(game, ruleset), seed, {} if setup is None else setup)
         return expect_state(self._one(op), f"start {game}")  # type: ignore[return-value]  # a start's answer is a view
 
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
-        return expect_state(self._one(("apply", action)), "apply")
+        return expect_state(self._one(Apply(action)), "apply")
 
     def restart(self) -> dict[str, JSON]:
         # ignore: a restart's answer is a view
-        return expect_state(self._one(("restart",)), "restart")  # type: ignore[return-value]
+        return expect_state(self._one(Restart()), "restart")  # type: ignore[return-value]
 
     def view(self, observer: str | None = None) -> dict[str, JSON]:
         # ignore: a state request's answer is a view
-        return expect_state(self._one(("view", observer)), "state")  # type: ignore[return-value]
+        return expect_state(self._one(State(observer)), "state")  # type: ignore[return-value]
 
     def stats(self) -> dict[str, dict[str, int]]:
         """The records the build keeps over its session (protocol op ``stats``). Raises DriverError when the
         build refuses it."""
-        answer = self._one(("stats",))
+        answer = self._one(Stats())
         if isinstance(answer, (Refused, Rejected)):
             raise DriverError(answer.code, f"stats refused: {answer.message}")
         return answer  # type: ignore[return-value]  # refusals raised above, the rest is the op's own answer
@@ -236,7 +203,7 @@ class CallsByBatch:
     def legal_actions(self, observer: str | None = None) -> list[JSON] | None:
         if not self.lists_legal:
             return None
-        answer = self._one(("legal", observer))
+        answer = self._one(Legal(observer))
         if isinstance(answer, Refused):
             raise DriverError(answer.code, f"legal refused: {answer.message}")
         return answer  # type: ignore[return-value]  # refusals raised above, the rest is the op's own answer
@@ -263,7 +230,7 @@ class ReferenceDriver(CallsByBatch):
 
     def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         for op in ops:
-            body = request(op)
+            body = op.body()
             answer = self.session.handle(body)
             if self.transcript is not None:
                 self.transcript += [{"request": body}, {"response": answer}]
@@ -273,5 +240,5 @@ class ReferenceDriver(CallsByBatch):
         self.session.game = self.session.state = None
 
 
-__all__ = ["BadAnswer", "BuildBroke", "CallsByBatch", "Driver", "DriverError", "Op", "Outcome",
-           "ReferenceDriver", "Refused", "Rejected", "default_ruleset", "outcome", "refusal_words", "request"]
+__all__ = ["BadAnswer", "BuildBroke", "CallsByBatch", "Driver", "DriverError", "Outcome",
+           "ReferenceDriver", "Refused", "Rejected", "default_ruleset", "outcome", "refusal_words"]

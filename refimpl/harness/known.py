@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..games import JSON
 from ..util import jsonio
-from .driver import Op, Outcome, Refused, Rejected, answer_key
+from .driver import Outcome, Refused, Rejected
+from .requests import Op, answer_key
 
 
 class Known:

@@ -25,8 +25,9 @@ from ..games import GAMES
 from ..rulebook.reach import Reach
 from .chance import ExplicitChance, is_explicit
 from .compare import Difference
-from .driver import CallsByBatch, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected, request
-from .plan import Probe, answer_prefix, grown, is_stats
+from .driver import CallsByBatch, Driver, Outcome, ReferenceDriver, Refused, Rejected
+from .plan import Probe, answer_prefix, grown
+from .requests import Legal, Op, State, Stats, asks_records, changes_game
 
 
 class ByReference(AssertionError):
@@ -105,7 +106,7 @@ class Oracled(CallsByBatch):
         again.records = copy.deepcopy(self.before.records)
         try:
             with Reach() as reach:
-                again.handle(request(self.step))
+                again.handle(self.step.body())
         except Exception:  # noqa: BLE001 - the credit is narrowed only where the request plays again
             return None
         return ran_in(self.game, reach)
@@ -113,16 +114,16 @@ class Oracled(CallsByBatch):
     def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
         from .replay import outcome_difference
 
-        if probe.kind == "step" and request(probe.op).get("op") in ("start", "apply", "restart"):
+        if probe.kind == "step" and changes_game(probe.op):
             self.before, self.step = self._session(), probe.op  # the request that decides what follows
         expected, actual = self._pair(probe.op)
-        if probe.kind == "step" and is_stats(probe.op):
+        if probe.kind == "step" and asks_records(probe.op):
             expected, judged = grown(expected, self.base["reference"]), grown(actual, self.base["build"])
         else:
             judged = actual
         diff = outcome_difference(expected, judged, answer_prefix(probe))
         if diff is not None:
-            body = request(probe.op)
+            body = probe.op.body()
             raise ByReference(diff, sent, None if body == sent else body, self._reached())
         return actual
 
@@ -131,26 +132,26 @@ class Oracled(CallsByBatch):
         info = GAMES[self.game].info if self.game in GAMES else None
         players = list(info.players) if info is not None and info.hidden_information else []
         for player in players:
-            self._judge(Probe(("view", player), "view", None, player), sent)
+            self._judge(Probe(State(player), "view", None, player), sent)
         if self.lists_legal:
-            self._judge(Probe(("legal", None), "legal", None), sent)
+            self._judge(Probe(Legal(), "legal", None), sent)
             for player in players:
-                self._judge(Probe(("legal", player), "legal", None, player), sent)
+                self._judge(Probe(Legal(player), "legal", None, player), sent)
 
     def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
         for op in ops:
-            body = request(op)
+            body = op.body()
             if body.get("op") == "start":
                 self.game = body.get("game") if isinstance(body.get("game"), str) else self.game
             probe = Probe(op, "step", None)
-            if is_stats(op) and self.base["build"] is None:
+            if asks_records(op) and self.base["build"] is None:
                 answer = next(iter(self.inner.batch([op])))  # before the first start: the scenario's own steps judge
             else:
                 answer = self._judge(probe, body)
             if self.records and self.base["build"] is None and body.get("op") == "start":
                 # after the scenario's first start, which counted what the session left unfinished before it
-                self.base["reference"], self.base["build"] = self._pair(("stats",))
-            if body.get("op") in ("start", "apply", "restart") and not isinstance(answer, (Rejected, Refused)):
+                self.base["reference"], self.base["build"] = self._pair(Stats())
+            if changes_game(op) and not isinstance(answer, (Rejected, Refused)):
                 self.changed = body  # the game may have changed: what every player sees, at the step's end
             yield answer
 

@@ -33,6 +33,7 @@ from typing import Any
 from ..games import GAMES, BadSetup, RuleViolation
 from ..games.registry import kits, loaded
 from .driver import BuildBroke, Driver, Rejected, refusal_words
+from .requests import Apply, Op, Start
 
 ALPHA = 1e-7  # each distribution test's false-alarm rate: five tests, under one in a million per run
 SEED = 20261202
@@ -160,13 +161,13 @@ class Judge:
 
     def send(self, action: Any) -> Any:
         """The build's answer to ``action`` as written (its view, or Rejected): no outcome is filled in."""
-        return as_written(self.driver, ("apply", action))
+        return as_written(self.driver, Apply(action))
 
     def start(self) -> tuple[Any, int]:
         """(the build's answer to a start without a set-up, its view or Refused; the seed it was sent). Every
         start has a seed of its own, so a build that draws from a game's seeded stream plays other games."""
         seed = self.rng.randrange(1 << 53)
-        return as_written(self.driver, ("start", self.game, self.ruleset, seed, {})), seed
+        return as_written(self.driver, Start(self.game, self.ruleset, seed, {})), seed
 
     def which(self, answer: Any, outcomes: list[Any]) -> tuple[int | None, bool]:
         """(the index of the outcome, an explicit action, whose reference answer is the build's, or None;
@@ -216,7 +217,7 @@ class Judge:
         return self._same(self._view(after), answer)
 
 
-def as_written(driver: Driver, op: Any) -> Any:
+def as_written(driver: Driver, op: Op) -> Any:
     batch = driver.batch
     try:
         # ignore: Driver.batch has no as_written; the builds' driver (ProtocolDriver) has, the others raise TypeError

@@ -17,7 +17,8 @@ from typing import Any
 
 from .. import suite
 from ..games import GAMES, JSON
-from .driver import Driver, Op, Refused, Rejected
+from .driver import Driver, Refused, Rejected
+from .requests import Apply, Legal, Op, Start
 
 NOTE = ("nodes[d]: action sequences of exactly d actions from the start, finished or not (chance outcomes and "
         "joint actions count as actions); results[d]: those of them that end the game, by result")
@@ -147,7 +148,7 @@ def check_build(driver: Driver, game: str, ruleset: str, depth: int) -> Divergen
 
     def build_position(path: tuple[JSON, ...]) -> tuple[str | None, list[JSON]]:
         """(the result the build shows after ``path``, its legal actions there)."""
-        ops: list[Op] = [("start", game, ruleset, None, {})] + [("apply", a) for a in path] + [("legal", None)]
+        ops: list[Op] = [Start(game, ruleset, None, {}), *(Apply(a) for a in path), Legal()]
         outcomes = list(driver.batch(ops))
         if any(isinstance(o, (Rejected, Refused)) for o in outcomes[:-1]):
             return None, []

@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..games import GAMES
-from .driver import Driver, Op, Outcome, Refused, Rejected
+from .driver import Driver, Outcome, Refused, Rejected
+from .requests import Apply, Legal, Op, Restart, Start, State, Stats, Written, asks_records
 from .trace import Step, Trace
 
 
@@ -25,25 +26,19 @@ class Probe:
 def step_op(trace: Trace, step: Step) -> Op:
     """The request that replays ``step`` of ``trace``."""
     if step.is_restart:
-        return ("restart",)
+        return Restart()
     if step.kind == "request":
-        return ("request", dict(step.start or {}))
+        return Written(dict(step.start or {}))
     if step.start is not None:
         s = step.start
-        return ("start", trace.game, s.get("ruleset"), s.get("seed"), s.get("setup", {}))
-    return ("apply", step.action)
+        return Start(trace.game, s.get("ruleset"), s.get("seed"), s.get("setup", {}))
+    return Apply(step.action)
 
 
 def moves(probe: Probe) -> bool:
     """Whether a step's request may change the game (so its answer is the full view to compare a later
     rejection with): every request but ``state``, ``legal`` and ``stats``."""
-    return probe.kind == "step" and probe.op[0] != "stats" and (
-        probe.op[0] != "request" or probe.op[1].get("op") not in ("state", "legal", "stats"))
-
-
-def is_stats(op: Op) -> bool:
-    """Whether ``op`` asks for the session's records (protocol op ``stats``)."""
-    return op[0] == "stats" or (op[0] == "request" and op[1].get("op") == "stats")
+    return probe.kind == "step" and probe.op.name not in ("state", "legal", "stats")
 
 
 def answer_prefix(probe: Probe) -> str:
@@ -53,7 +48,7 @@ def answer_prefix(probe: Probe) -> str:
         return f"view[{probe.observer}]."
     if probe.kind == "legal":
         return f"legal[{probe.observer}]." if probe.observer else "legal."
-    return "stats." if is_stats(probe.op) else ""
+    return "stats." if asks_records(probe.op) else ""
 
 
 def keeps_records(driver: Any, game: str) -> bool:
@@ -101,7 +96,7 @@ class Records:
 
     def since(self, probe: Probe, side: str, answer: Outcome) -> Outcome:
         """``answer`` as the growth since the trace's start when ``probe`` asks for the records."""
-        if probe.kind != "step" or not is_stats(probe.op):
+        if probe.kind != "step" or not asks_records(probe.op):
             return answer
         return grown(answer, self.base.get(side))
 
@@ -150,24 +145,24 @@ def plan_iter(trace: Trace, lists_legal: bool, oracle: Driver | None = None,
     def looks(step: Step | None, refused: bool) -> Iterator[tuple[Probe, Outcome | None]]:
         named = list(step.views or {}) if step is not None else []
         for observer in named + ([p for p in players if p not in named] if not refused else []):
-            yield ask(Probe(("view", observer), "view", step, observer))
+            yield ask(Probe(State(observer), "view", step, observer))
         wants_legal = step is not None and step.legal is not None
         oracle_wants = oracle is not None and (legal_at is None or legal_at(step))
         if lists_legal and not refused and (wants_legal or oracle_wants):
-            yield ask(Probe(("legal", None), "legal", step))
+            yield ask(Probe(Legal(), "legal", step))
             for player in players:
-                yield ask(Probe(("legal", player), "legal", step, player))
+                yield ask(Probe(Legal(player), "legal", step, player))
         if refused:
-            yield ask(Probe(("view", None), "unchanged", step))
+            yield ask(Probe(State(), "unchanged", step))
 
-    first = ask(Probe(("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
+    first = ask(Probe(Start(trace.game, trace.ruleset, trace.seed, dict(trace.setup)), "step", None))
     yield first
     yield from looks(None, first[1] is not None and is_refusal(first[1]))
     if records:
-        yield ask(Probe(("stats",), "records", None))
+        yield ask(Probe(Stats(), "records", None))
     for step in trace.steps:
         op = step_op(trace, step)
-        if not records and is_stats(op):
+        if not records and asks_records(op):
             continue
         probe, answer = ask(Probe(op, "step", step))
         yield probe, answer

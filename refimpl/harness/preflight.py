@@ -21,6 +21,7 @@ from ..errors import KitError
 from ..games import GAMES, kit_of
 from .driver import ReferenceDriver, Refused
 from .replay import StepResult, replay
+from .requests import Start
 from .trace import Trace
 
 
@@ -97,7 +98,7 @@ def _observers(trace: Trace) -> list[BadCheck]:
 
 def _start(trace: Trace) -> BadCheck | None:
     reference = ReferenceDriver()
-    answer = next(iter(reference.batch([("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))])))
+    answer = next(iter(reference.batch([Start(trace.game, trace.ruleset, trace.seed, dict(trace.setup))])))
     if not isinstance(answer, Refused):
         return None
     key = "setup" if trace.setup else "seed"

@@ -24,16 +24,16 @@ from .driver import (
     BadAnswer,
     BuildBroke,
     CallsByBatch,
-    Op,
     Outcome,
     default_ruleset,
     outcome,
-    request,
 )
 from .known import Known, known_answer
+from .requests import Legal, Op, Restart, State, Stats
 
 WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)
-_FIXED = frozenset({"view", "legal", "restart", "stats"})  # ops whose request is the same every time but for its id
+_FIXED = (State, Legal, Restart, Stats)  # requests that are the same every time but for their id
+_NAMES = (str, type(None))  # an observer of these types keeps a fixed request hashable and one of a kind
 _SCHEMA = json.loads(resources.files("refimpl").joinpath("schemas", "protocol-v1.schema.json").read_text())
 _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloResponse"})
 
@@ -122,14 +122,14 @@ class ProtocolDriver(CallsByBatch):
     def _send(self, op: Op, more: bool = False) -> int:
         """Send the request for ``op`` (``_request``). The requests that are the same but for their id (a
         view, a legal list, a restart: most of a fuzz case's) are written once per driver."""
-        if op[0] not in _FIXED or not (len(op) == 1 or len(op) == 2 and (op[1] is None or type(op[1]) is str)):
-            return self._request(request(op), more)  # (an observer that is no name: 1 and true are one key)
+        if not isinstance(op, _FIXED) or type(getattr(op, "observer", None)) not in _NAMES:
+            return self._request(op.body(), more)  # (an observer that is no name: 1 and true are one key)
         rest = self._fixed.get(op)
         if rest is None:
-            rest = self._fixed[op] = _encode(request(op)).encode()[1:]  # (what follows the opening brace)
+            rest = self._fixed[op] = _encode(op.body()).encode()[1:]  # (what follows the opening brace)
         rid = self._next_id
         self._next_id += 1
-        self._note({"request": {"id": rid, **request(op)}})
+        self._note({"request": {"id": rid, **op.body()}})
         self.process.send_text(b'{"id":%d,%s' % (rid, rest), more)
         return rid
 

@@ -30,8 +30,9 @@ from .compare import (
     same_actions,
     whole_difference,
 )
-from .driver import BuildBroke, Driver, DriverError, Op, Outcome, Refused, Rejected, refusal_words, request
-from .plan import Probe, Records, answer_prefix, is_refusal, is_stats, keeps_records, moves, plan_iter, step_op
+from .driver import BuildBroke, Driver, DriverError, Outcome, Refused, Rejected, refusal_words
+from .plan import Probe, Records, answer_prefix, is_refusal, keeps_records, moves, plan_iter, step_op
+from .requests import Op, asks_records
 from .trace import Step, Trace
 
 
@@ -185,7 +186,7 @@ def _own_difference(probe: Probe, outcome: Outcome, before: Any, trace: Trace) -
     if isinstance(outcome, Refused):
         return expected, Difference("error", None, f"{outcome.code}: {outcome.message}")
     diff = first_difference(expected, outcome)
-    if diff is not None and is_stats(probe.op):  # the records' growth since the trace's start (Records)
+    if diff is not None and asks_records(probe.op):  # the records' growth since the trace's start (Records)
         diff = Difference(f"stats.{diff.path}", diff.expected, diff.actual)
     return expected, diff
 
@@ -209,7 +210,7 @@ def _detail(probe: Probe, step_request: dict[str, Any], outcome: Outcome, expect
 
     answer = _show_outcome(outcome)
     prefix = f"view[{probe.observer}]." if probe.kind == "view" else \
-        "stats." if probe.kind == "step" and is_stats(probe.op) else ""
+        "stats." if probe.kind == "step" and asks_records(probe.op) else ""
     if probe.kind == "unchanged" and isinstance(before, dict) and isinstance(outcome, dict):
         add(every_whole_difference(before, outcome), "unchanged-after-rejection.", False)
     elif probe.kind in ("step", "view") and isinstance(expected, dict) and isinstance(outcome, dict):
@@ -217,7 +218,7 @@ def _detail(probe: Probe, step_request: dict[str, Any], outcome: Outcome, expect
     if isinstance(reference, dict) and isinstance(outcome, dict) and probe.kind != "unchanged":
         add(every_whole_difference(reference, outcome), prefix, True)
     shown = _show_outcome(reference) if reference is not None else expected
-    return FailureDetail(step_request, None if probe.kind == "step" else request(probe.op), tuple(found),
+    return FailureDetail(step_request, None if probe.kind == "step" else probe.op.body(), tuple(found),
                          before, shown, answer, probe.observer)
 
 
@@ -306,7 +307,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
                     current = None
                     stop()
                     continue
-                step_request = request(probe.op)
+                step_request = probe.op.body()
                 step = probe.step
                 where = "the start" if step is None else f"step {step.number} (line {step.line})"
             if trace.judged_by:  # its written expectations are set aside: the reference's answers judge it
@@ -339,7 +340,7 @@ def _check(trace: Trace, answered: Iterator[Judged], oracle: bool, stop: Callabl
             where = "the start" if due.step is None else f"step {due.step.number} (line {due.step.line})"
         probe = due or probe
         exc.where = f"{trace.path} {where}"
-        exc.request = request(probe.op) if probe is not None else None
+        exc.request = probe.op.body() if probe is not None else None
         raise
     results = kept.all()
     if results and results[0].number == 0 and trace.start is None and results[0].ok:
@@ -355,7 +356,7 @@ def _not_run(trace: Trace, driver: Driver) -> TraceResult | None:
     if not driver.supports(trace.game, trace.ruleset):
         return TraceResult(trace, Status.NOT_RUN, reason=f"{driver.name} does not declare {trace.game} {trace.ruleset}")
     if trace.game in GAMES and GAMES[trace.game].info.statistics and not keeps_records(driver, trace.game) \
-            and any(is_stats(step_op(trace, step)) for step in trace.steps):
+            and any(asks_records(step_op(trace, step)) for step in trace.steps):
         return TraceResult(trace, Status.NOT_RUN,
                            reason=f"{driver.name} does not keep statistics (capability stats), which its stats "
                                   "steps ask")

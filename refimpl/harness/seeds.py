@@ -26,6 +26,7 @@ from typing import Any
 
 from .driver import Rejected
 from .ownchance import Judge, as_written, describe
+from .requests import Restart, Start
 
 SEED = 20261206
 REQUESTS = 160  # requests a game plays at most (a Ludo game of four seats: about 90 throws)
@@ -62,9 +63,9 @@ def again(j: Judge, first: Played, how: str) -> str:
     first answer that differs, in words ("" when none does)."""
     skip = set(j.engine.info.stream_fields)
     if how == "restart":
-        answer = as_written(j.driver, ("restart",))
+        answer = as_written(j.driver, Restart())
     else:
-        answer = as_written(j.driver, ("start", j.game, j.ruleset, first.seed, {}))
+        answer = as_written(j.driver, Start(j.game, j.ruleset, first.seed, {}))
     if shown(answer, skip) != first.start:
         return f"after a {how} with seed {first.seed}, its start is not the one that seed gave before"
     for k, (action, was) in enumerate(zip(first.actions, first.answers), 1):

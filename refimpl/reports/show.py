@@ -11,8 +11,9 @@ from typing import Any
 
 from ..errors import KitError
 from ..harness.compare import every_whole_difference
-from ..harness.driver import Driver, ReferenceDriver, refusal_words, request
+from ..harness.driver import Driver, ReferenceDriver, refusal_words
 from ..harness.plan import step_op
+from ..harness.requests import Start, State
 from ..harness.trace import Trace
 from . import pictures
 
@@ -34,7 +35,7 @@ class Position:
 
 
 def _view(driver: Driver, observer: str | None) -> Any:
-    answer = next(iter(driver.batch([("view", observer)])))
+    answer = next(iter(driver.batch([State(observer)])))
     return answer if isinstance(answer, dict) else {"error": getattr(answer, "code", str(answer))}
 
 
@@ -43,17 +44,17 @@ def position(trace: Trace, number: int, driver: Driver, observer: str | None = N
     Raises ShowError for a step the trace does not have; BuildBroke when an outside build breaks."""
     if not 0 <= number <= len(trace.steps):
         raise ShowError(f"{trace.path} has steps 1 to {len(trace.steps)} (0 is the start); there is no step {number}")
-    start = ("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))
+    start = Start(trace.game, trace.ruleset, trace.seed, dict(trace.setup))
     before: Any = None
     outcome = next(iter(driver.batch([start])))
     if number == 0:
-        return Position(0, "start", request(start), None, _view(driver, observer),
+        return Position(0, "start", start.body(), None, _view(driver, observer),
                         refusal_words(outcome) or "")
     for step in trace.steps[:number]:
         before = _view(driver, observer)
         op = step_op(trace, step)
         outcome = next(iter(driver.batch([op])))
-    return Position(number, step.label(), request(op), before, _view(driver, observer), refusal_words(outcome) or "")
+    return Position(number, step.label(), op.body(), before, _view(driver, observer), refusal_words(outcome) or "")
 
 
 def differing_paths(expected: Any, actual: Any) -> list[str]:

@@ -7,10 +7,11 @@ from typing import Any
 
 from ..games import GAMES
 from ..harness.compare import first_difference
-from ..harness.driver import BuildBroke, DriverError, ReferenceDriver, request
+from ..harness.driver import BuildBroke, DriverError, ReferenceDriver
 from ..harness.plan import plan
 from ..harness.protocol import Build, ProtocolDriver
 from ..harness.replay import outcome_difference
+from ..harness.requests import Legal, Op, Restart, State, Written
 from ..harness.trace import Trace
 from ..reports.model import Check, Failure, FieldDiff
 from ..reports.safetext import bounded
@@ -19,12 +20,12 @@ from .checks import Run
 from .settings import VerifySettings
 
 # Requests a fresh build gets before any start (specs/protocol.md, "Edge cases, settled"): each is no-game.
-BEFORE_START: tuple[tuple[str, Any], ...] = (
-    ("apply without action", ("request", {"op": "apply"})),
-    ("apply", ("request", {"op": "apply", "action": {"type": "end-actions"}})),
-    ("state", ("view", None)),
-    ("legal", ("legal", None)),
-    ("restart", ("restart",)),
+BEFORE_START: tuple[tuple[str, Op], ...] = (
+    ("apply without action", Written({"op": "apply"})),
+    ("apply", Written({"op": "apply", "action": {"type": "end-actions"}})),
+    ("state", State()),
+    ("legal", Legal()),
+    ("restart", Restart()),
 )
 
 
@@ -102,14 +103,14 @@ def run_before_start(build: Build, run: Run) -> bool | None:
     try:
         reference = ReferenceDriver()
         for words, op in BEFORE_START:
-            if op[0] == "legal" and not driver.lists_legal:
+            if isinstance(op, Legal) and not driver.lists_legal:
                 continue
             theirs = next(iter(driver.batch([op])))
             ours = next(iter(reference.batch([op])))
             diff = outcome_difference(ours, theirs)
             if diff is not None:
                 field = FieldDiff(diff.path, bounded(diff.expected), bounded(diff.actual), None)
-                failure = Failure("specs/protocol.md", None, None, f"{words} before any start", request(op),
+                failure = Failure("specs/protocol.md", None, None, f"{words} before any start", op.body(),
                                   fields=(field,), message=f"{words} before any start: {diff}")
                 run.add(Check("protocol", "protocol", name, (), Status.FAILED, failure.message, failure=failure))
                 return explicit

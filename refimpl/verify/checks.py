@@ -21,6 +21,7 @@ from ..harness.oracle import ByReference, Oracled
 from ..harness.plan import step_op
 from ..harness.protocol import Build, ProtocolDriver
 from ..harness.replay import TraceResult, replay_all
+from ..harness.requests import Start
 from ..harness.trace import Steps, Trace
 from ..reports.failures import field_diffs, shown_path, trace_failure
 from ..reports.model import Check, Failure, FieldDiff, Report
@@ -215,7 +216,7 @@ def _position_after(trace: Trace, number: int) -> dict[str, Any] | None:
     if type(engine).setup_of is Game.setup_of:
         return None
     session = ReferenceDriver()
-    ops = [("start", trace.game, trace.ruleset, trace.seed, dict(trace.setup))] + \
+    ops = [Start(trace.game, trace.ruleset, trace.seed, dict(trace.setup))] + \
         [step_op(trace, st) for st in trace.steps[:number]]
     for _ in session.batch(ops):
         pass

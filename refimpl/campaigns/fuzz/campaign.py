@@ -28,7 +28,7 @@ from ...harness.processes import acknowledge, check_stop
 from ...harness.protocol import DEFAULT_TIMEOUT, Build, ProtocolDriver
 from ...rulebook.profiles import Profile, using
 from ...status import Status
-from .cases import Case, CaseDraw, CaseShape, Request
+from .cases import Case, CaseDraw, CaseShape, CaseStep
 from .draw import Draw, same_draws_everywhere, shrink_choices
 from .judge import Upcoming, judge, judge_drawn
 from .shrink import Shrinker
@@ -138,7 +138,7 @@ def joined(cases: list[Case]) -> Case:
     """Several cases as one: the first, then each other's start as a ``start`` request and its steps."""
     first, steps = cases[0], list(cases[0].steps)
     for case in cases[1:]:
-        steps.append(Request("start", {"ruleset": case.ruleset, "seed": case.seed, "setup": case.setup}))
+        steps.append(CaseStep("start", {"ruleset": case.ruleset, "seed": case.seed, "setup": case.setup}))
         steps += case.steps
     return first.with_steps(steps)
 

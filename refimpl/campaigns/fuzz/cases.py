@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...games import GAMES, JSON, Game, RuleViolation
-from ...harness.driver import Op, Outcome, ReferenceDriver, request
+from ...harness.driver import Outcome, ReferenceDriver
+from ...harness.requests import Apply, Legal, Op, Restart, Start, Written, changes_game
 from ...harness.trace import Step, Steps, Trace
 from .draw import Draw
 from .inputs import bend_action, bend_start, odd_action, odd_request, scalars
@@ -24,7 +25,7 @@ from .positions import drawer, hints
 
 
 @dataclass(frozen=True)
-class Request:
+class CaseStep:
     """One step of a case: ``kind`` action | restart | start | request; ``body`` the action, the start's
     fields or the request; ``legal``: the legal lists are checked after it."""
 
@@ -34,12 +35,12 @@ class Request:
 
     def op(self, game: str) -> Op:
         if self.kind == "action":
-            return ("apply", self.body)
+            return Apply(self.body)
         if self.kind == "restart":
-            return ("restart",)
+            return Restart()
         if self.kind == "start":
-            return ("start", game, self.body.get("ruleset"), self.body.get("seed"), self.body.get("setup", {}))
-        return ("request", self.body)
+            return Start(game, self.body.get("ruleset"), self.body.get("seed"), self.body.get("setup", {}))
+        return Written(self.body)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Case:
     ruleset: str
     seed: JSON
     setup: JSON
-    steps: tuple[Request, ...] = ()
+    steps: tuple[CaseStep, ...] = ()
     legal_at_start: bool = True
     origin: str = "plain"  # how the start was drawn: plain | played | drawn
 
@@ -69,9 +70,9 @@ class Case:
         return self.legal_at_start if step is None else self.steps[step.number - 1].legal
 
     def ops(self) -> list[Op]:
-        return [("start", self.game, self.ruleset, self.seed, self.setup)] + [r.op(self.game) for r in self.steps]
+        return [Start(self.game, self.ruleset, self.seed, self.setup)] + [r.op(self.game) for r in self.steps]
 
-    def with_steps(self, steps: Sequence[Request], **changes: Any) -> Case:
+    def with_steps(self, steps: Sequence[CaseStep], **changes: Any) -> Case:
         return replace(self, steps=tuple(steps), **changes)
 
     def json(self) -> dict[str, JSON]:
@@ -82,7 +83,7 @@ class Case:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Case:
         return cls(data["game"], data["ruleset"], data["seed"], data["setup"],
-                   tuple(Request(k, b, legal) for k, b, legal in data["steps"]), data["legal_at_start"],
+                   tuple(CaseStep(k, b, legal) for k, b, legal in data["steps"]), data["legal_at_start"],
                    data.get("origin", "plain"))
 
 
@@ -105,7 +106,7 @@ def setup_at(setup: Any, path: tuple[str, ...]) -> Any:
     return setup
 
 
-def _step(number: int, r: Request) -> Step:
+def _step(number: int, r: CaseStep) -> Step:
     """A request of a case as a step of its trace (without expectations)."""
     return Step(number=number, line=0, action=r.body if r.kind == "action" else None, kind=r.kind,
                 start=r.body if r.kind in ("start", "request") else None)
@@ -129,10 +130,10 @@ class Mirror(ReferenceDriver):
         self._shown: tuple[Any, JSON] | None = None  # (state, the referee's view of it the latest answer showed)
         self._met = met(case.game)  # the kinds of the long lists' actions met in this game (Options)
         if start:
-            self.send(("start", case.game, case.ruleset, case.seed, case.setup))
+            self.send(Start(case.game, case.ruleset, case.seed, case.setup))
 
     def send(self, op: Op) -> dict[str, JSON]:
-        return self.session.handle(request(op))
+        return self.session.handle(op.body())
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -183,8 +184,8 @@ class Mirror(ReferenceDriver):
         the referee's list it has worked out there, the list the session would answer with."""
         for op in ops:
             engine, state = self.session.game, self.session.state
-            if op[0] == "legal" and engine is not None and self.transcript is None:
-                observer = op[1] if len(op) > 1 else None
+            if isinstance(op, Legal) and engine is not None and self.transcript is None:
+                observer = op.observer
                 try:
                     actions = self.legal_json(engine, state) if observer is None \
                         else self.observer_json(engine, state, observer)
@@ -194,7 +195,7 @@ class Mirror(ReferenceDriver):
                     yield actions  # (the outcome of a legal request: the list, which the engine made well formed)
                     continue
             for answer in super().batch((op,)):
-                if op[0] in ("start", "apply", "restart") and type(answer) is dict:
+                if changes_game(op) and type(answer) is dict:
                     self._shown = (self.session.state, answer)
                 yield answer
 
@@ -262,8 +263,8 @@ class Vocabulary:
             del self.items[:32]
 
 
-def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previous: Request | None = None
-              ) -> Request:
+def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previous: CaseStep | None = None
+              ) -> CaseStep:
     """The next request of a case, from the position the mirror is in: mostly a legal action (or one the
     legal list leaves out), sometimes an action with faults, a malformed one, a restart, a new start
     (valid or not) or a protocol request of another kind. In a game that keeps records (LD-STAT-1), the
@@ -272,7 +273,7 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
     engine, state = mirror.engine, mirror.state
     records = bool(GAMES[mirror.game].info.statistics)
     if records and previous is not None and previous.kind in ("restart", "start") and d.one_in(2):
-        return Request("request", dict(STATS))
+        return CaseStep("request", dict(STATS))
     here = mirror.options()
     legal, every = here.legal, here.every
     # the first action of each type whose kind is not yet in the vocabulary: each gets bent (and so does the first of
@@ -283,7 +284,7 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
     if focus is not None and state is not None:  # the game's own aim, now and then: where its rules are busy
         action = focus(d, engine, state, legal)
         if action is not None:
-            return Request("action", action, check)
+            return CaseStep("action", action, check)
     if state is not None and not every:  # the game is over (or nothing can be done): mostly begin again
         what = d.weighted([("restart", 4), ("start", 4), ("bend", 1), ("odd", 1), ("ask", 1)]
                           + [("records", 4)] * records)
@@ -291,7 +292,7 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
         what = d.weighted([("play", 48), ("bend", 8), ("odd", 2), ("restart", 1), ("start", 3), ("ask", 2)]
                           + [("records", 1)] * records)
     if what == "records":
-        return Request("request", dict(STATS))
+        return CaseStep("request", dict(STATS))
     if what in ("play", "bend", "odd"):
         action = pick_action(d, here) if every else pick_action(d, vocabulary.items or [{"type": "?"}])
         if every:
@@ -302,16 +303,16 @@ def draw_step(d: Draw, mirror: Mirror, vocabulary: Vocabulary, last: bool, previ
             action = bend_action(d, action, vocabulary.items, near)
         elif what == "odd":
             action = odd_action(d, action)
-        return Request("action", action, check)
+        return CaseStep("action", action, check)
     if what == "restart":
-        return Request("restart", None, check)
+        return CaseStep("restart", None, check)
     if what == "start":
         ruleset = d.pick(GAMES[mirror.game].info.rulesets)
         seed, setup, _how = draw_start(d, mirror.game, ruleset, depth=20)
         fields = {"ruleset": ruleset, "seed": seed, "setup": setup}
-        return Request("start", bend_start(d, ruleset, seed, setup) if d.one_in(2) else fields, check)
+        return CaseStep("start", bend_start(d, ruleset, seed, setup) if d.one_in(2) else fields, check)
     info = GAMES[mirror.game].info
-    return Request("request", odd_request(d, mirror.game, info.players), check)
+    return CaseStep("request", odd_request(d, mirror.game, info.players), check)
 
 
 @dataclass
@@ -336,12 +337,12 @@ class CaseDraw:
     def __init__(self, d: Draw, game: str, ruleset: str, shape: CaseShape) -> None:
         self.d = d
         seed, setup, origin = draw_start(d, game, ruleset, shape.depth)
-        self.requests: list[Request] = []
+        self.requests: list[CaseStep] = []
         try:
             if setup:  # (a plain start, with a seed draw_start draws, is one every game takes)
                 GAMES[game].new_state(ruleset, seed, setup)
         except RuleViolation:  # a drawn set-up the game refuses: the build must refuse it too, then play on
-            self.requests.append(Request("start", {"ruleset": ruleset, "seed": seed, "setup": setup}))
+            self.requests.append(CaseStep("start", {"ruleset": ruleset, "seed": seed, "setup": setup}))
             setup, origin = {}, "plain"
         limit = shape.max_steps if d.one_in(2) else min(shape.max_steps, 20)
         self.n = d.below(limit + 1)
@@ -356,7 +357,7 @@ class CaseDraw:
     def complete(self) -> bool:
         return len(self.requests) == self.before + self.n
 
-    def _next(self) -> Request:
+    def _next(self) -> CaseStep:
         i = len(self.requests) - self.before
         previous = self.requests[-1] if len(self.requests) > self.before else None
         step = draw_step(self.d, self.mirror, self._vocabulary, last=i == self.n - 1, previous=previous)
@@ -370,7 +371,7 @@ class CaseDraw:
         if self._by is None:
             self._by = "itself"
             c = self.start
-            self.mirror.send(("start", c.game, c.ruleset, c.seed, c.setup))
+            self.mirror.send(Start(c.game, c.ruleset, c.seed, c.setup))
             while not self.complete:
                 self.mirror.send(self._next().op(c.game))
         if not self.complete:

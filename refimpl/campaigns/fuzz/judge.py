@@ -12,10 +12,11 @@ from typing import Any
 from ...games import GAMES, JSON
 from ...harness.chance import ExplicitChance, is_explicit
 from ...harness.compare import MISSING, Difference, field_differences, whole_difference
-from ...harness.driver import BuildBroke, Driver, Op, Outcome, ReferenceDriver, Refused, Rejected
-from ...harness.plan import Probe, Records, answer_prefix, is_stats, keeps_records, moves, plan_iter
+from ...harness.driver import BuildBroke, Driver, Outcome, ReferenceDriver, Refused, Rejected
+from ...harness.plan import Probe, Records, answer_prefix, keeps_records, moves, plan_iter
 from ...harness.protocol import ProtocolDriver
 from ...harness.replay import _show_outcome, outcome_difference
+from ...harness.requests import Op, asks_records
 from .cases import Case, CaseDraw, CaseShape
 from .draw import Draw
 
@@ -289,7 +290,7 @@ def explain(div: Divergence, game: str) -> list[str]:
     lines = [f"request: {div.request}"]
     expected, actual = div.expected, div.actual
     if isinstance(expected, dict) and isinstance(actual, dict):
-        stats = div.probe.kind == "step" and is_stats(div.probe.op)
+        stats = div.probe.kind == "step" and asks_records(div.probe.op)
         prefix = {"view": f"view[{div.probe.observer}].", "unchanged": "unchanged-after-rejection."}.get(
             div.probe.kind, "stats." if stats else "")
         fields = field_differences(expected, actual)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from ...games import GAMES, Game, RuleViolation
 from ...harness.serve import Session
-from .cases import Case, Request, replay_mirror, setup_at, setup_lists
+from .cases import Case, CaseStep, replay_mirror, setup_at, setup_lists
 from .positions import hints
 
 Check = Callable[[Case], "int | None"]  # the step where the case fails (0: the start), or None
@@ -100,7 +100,7 @@ class Shrinker:
             first, second = case.steps[i], case.steps[i + 1]
             both = merge(first.body, second.body) if first.kind == second.kind == "action" else None
             if both is not None:
-                joined = Request("action", both, first.legal or second.legal)
+                joined = CaseStep("action", both, first.legal or second.legal)
                 found = self._try(case.with_steps(case.steps[:i] + (joined,) + case.steps[i + 2:]), case)
                 if found is not None:
                     case = found

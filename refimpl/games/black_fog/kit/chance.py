@@ -8,6 +8,7 @@ from typing import Any
 
 from ....harness.driver import Driver
 from ....harness.ownchance import Judge, Tally, Verdict, as_written, describe
+from ....harness.requests import Start
 from ....harness.seeds import REQUESTS, SEED, Played, again, face_of, shown
 from .. import hexes
 
@@ -84,7 +85,7 @@ def play_black_fog(j: Judge, seed: int, rng: random.Random) -> Played:
     cannot follow."""
     skip = set(j.engine.info.stream_fields)
     out = Played(seed)
-    answer = as_written(j.driver, ("start", "black-fog", j.ruleset, seed, {}))
+    answer = as_written(j.driver, Start("black-fog", j.ruleset, seed, {}))
     out.start = shown(answer, skip)
     drawn = answer.get("map") if isinstance(answer, dict) else None
     if not isinstance(drawn, dict) or j.adopt(seed, {"map": {"apple": drawn.get("apple"),
@@ -132,7 +133,7 @@ def judge_seeded(driver: Driver, ruleset: str) -> list[Verdict]:
     for how in ("restart", "start"):
         seeded.impossible = seeded.impossible or again(j, first, how)
     other_seed = seed ^ rng.randrange(1, 1 << 53)
-    other = as_written(driver, ("start", "black-fog", ruleset, other_seed, {}))
+    other = as_written(driver, Start("black-fog", ruleset, other_seed, {}))
     if not seeded.impossible and isinstance(other, dict) and isinstance(first.start, dict) \
             and other.get("map") == first.start.get("map"):
         seeded.impossible = f"seeds {seed} and {other_seed} drew the same map: its maps do not come from the seed"

@@ -9,6 +9,7 @@ from typing import Any
 
 from ....harness.driver import Driver
 from ....harness.ownchance import Judge, Tally, Verdict, as_written, describe
+from ....harness.requests import Start
 from ....harness.seeds import LEAST_THROWS, REQUESTS, SEED, Played, again, face_of, shown
 from .. import cpu
 from ..engine import LEVELS
@@ -80,7 +81,7 @@ def play_ludo(j: Judge, seed: int, level: Callable[[int], str]) -> Played:
 
     skip = set(j.engine.info.stream_fields)
     out = Played(seed)
-    out.start = shown(as_written(j.driver, ("start", "ludo", j.ruleset, seed, {})), skip)
+    out.start = shown(as_written(j.driver, Start("ludo", j.ruleset, seed, {})), skip)
     j.state = j.engine.new_state(j.ruleset, seed, {})
     moves = 0
     while j.engine.outcome(j.state) is None and len(out.actions) < REQUESTS:
