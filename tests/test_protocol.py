@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import random
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from refimpl.games import GAMES
 from refimpl.harness.buildprocess import response_is_valid
-from refimpl.harness.driver import Rejected
-from refimpl.harness.requests import Apply, Legal, Start, State, Stats
+from refimpl.harness.requests import Start, State
 from refimpl.harness.serve import Session
 
 SCHEMAS = resources.files("refimpl") / "schemas"
@@ -323,136 +321,6 @@ def test_idle_work_reads_what_the_build_writes_to_stderr(tmp_path: Any) -> None:
     assert len(units) < 100, len(units)
 
 
-@pytest.mark.parametrize("pipeline", [True, False])
-def test_an_answer_written_exactly_as_the_reference_would_is_taken_as_that_answer_and_any_other_is_read(
-        pipeline: bool) -> None:
-    """``batch(..., expect=...)`` (the fuzzer's plan): a line that is byte for byte the reference's own
-    answer stands for it, unread; a line that differs at all (another value, the same value written another
-    way) is read and checked as ever, and the transcript holds every answer either way."""
-    import sys
-
-    from refimpl.harness.driver import ReferenceDriver
-    from refimpl.harness.protocol import ProtocolDriver
-
-    ops = [Start("lantern-quay", "v1", 3, {}), Apply({"type": "roll", "dice": [2, 4, 6]}),
-           Legal(), State(), Apply({"type": "fly"}), Stats()]
-    reference = ReferenceDriver()
-    answers = list(reference.batch(ops))
-    assert isinstance(answers[4], Rejected)
-    bent = [*answers]
-    bent[3] = {**answers[3], "round": 99}  # the build's true answer differs from this "expected" one
-    driver = ProtocolDriver(f"{sys.executable} -m refimpl serve", pipeline=pipeline, transcript=[])
-    try:
-        taken = list(driver.batch(ops, expect=answers))
-        read = list(driver.batch([State()], expect=[{**answers[3], "round": 99}]))
-        spaced = list(driver.batch([State()], expect=[json.loads(json.dumps(answers[3]))]))
-    finally:
-        driver.close()
-    assert [a is b for a, b in zip(taken, answers)] == [True, True, True, True, False, True]
-    assert taken[4] == answers[4]  # a rejection is read (and equal)
-    assert read[0] == answers[3] and read[0]["round"] != 99
-    assert spaced[0] == answers[3]
-    responses = [m["response"] for m in driver.transcript if "response" in m]  # type: ignore[union-attr]
-    assert len(responses) == 1 + len(ops) + 2  # the hello's, the plan's, the two single views'
-    assert responses[4] == {"id": 4, "ok": True, "state": answers[3]}
-
-
-def test_a_line_that_is_not_the_reference_answer_is_checked_as_ever(tmp_path: Any) -> None:
-    """An answer the build writes with the reference's value but a wrong id is not taken for the reference's:
-    it breaks the protocol (the fast path compares the whole line, id included)."""
-    import sys
-
-    from refimpl.harness.driver import BuildBroke
-    from refimpl.harness.protocol import ProtocolDriver
-
-    script = tmp_path / "off_by_one.py"
-    script.write_text(
-        "import json, sys\n"
-        "for line in sys.stdin:\n"
-        "    r = json.loads(line)\n"
-        "    if r['op'] == 'hello':\n"
-        "        print(json.dumps({'id': 0, 'ok': True, 'protocol': 1, 'build': {'name': 'x'},\n"
-        "                          'games': {'lantern-quay': ['v1']}, 'capabilities': []}), flush=True)\n"
-        "    else:\n"
-        "        answer = {'id': r['id'] + 1, 'ok': True, 'state': {'game': 'g', 'ruleset': 'v1'}}\n"
-        "        sys.stdout.write(json.dumps(answer, separators=(',', ':')) + '\\n')\n"
-        "        sys.stdout.flush()\n")
-    driver = ProtocolDriver(f"{sys.executable} {script}")
-    try:
-        with pytest.raises(BuildBroke, match="answered id 2 where 1 was due"):
-            list(driver.batch([State()], expect=[{"game": "g", "ruleset": "v1"}]))
-    finally:
-        driver.close()
-
-
-_ACTION = st.fixed_dictionaries({"type": st.sampled_from(["deploy", "move"]), "at": st.lists(st.integers(0, 3),
-                                 min_size=2, max_size=2)}, optional={"ambush": st.booleans(),
-                                 "to": st.lists(st.fixed_dictionaries({"x": st.integers(0, 2)}), max_size=2)})
-
-
-_A, _B = {"type": "deploy", "at": [0, 0]}, {"type": "deploy", "at": [1, 0]}  # (written as long)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_ACTION, min_size=1, max_size=8), st.lists(_ACTION, min_size=1, max_size=8), st.randoms())
-@example(ours=[_A, _A, _B], other=[_A], rnd=random.Random(0))  # a repeated action: counts matter, not the set
-def test_a_legal_list_is_taken_for_the_reference_list_exactly_when_it_is_the_same_multiset(
-        ours: list[Any], other: list[Any], rnd: Any) -> None:
-    """``Known.answers``: a build's legal list written as the reference writes its actions is the reference's
-    answer in any order, and only when it holds the same actions as many times each (nested ``},{`` and
-    repeated actions included); anything else is read and compared as ever."""
-    from refimpl.harness.compare import same_actions
-    from refimpl.harness.known import known_answer as _known
-
-    known = _known(Legal(), 7, ours)
-    assert known is not None
-    # the build's line as the reference's actions' texts cut at every "},{" and put together in another order:
-    # taken only if it reads as the same actions (a "},{" inside an action must not be cut)
-    pieces = json.dumps(ours, separators=(",", ":"))[2:-2].split("},{")
-    rnd.shuffle(pieces)
-    line = ('{"id":7,"ok":true,"actions":[{' + "},{".join(pieces) + "}]}").encode()
-    if known.answers(line):
-        assert same_actions(ours, json.loads(line)["actions"]), line
-    for theirs in (rnd.sample(ours, len(ours)), other, rnd.sample(ours + other[:1], len(ours)), ours[::-1],
-                   ours[1:] + ours[-1:]):
-        line = json.dumps({"id": 7, "ok": True, "actions": theirs}, separators=(",", ":")).encode()
-        taken = known.answers(line)
-        assert taken <= same_actions(ours, theirs), (ours, theirs)  # never takes a list that differs
-        plain = not any("},{" in json.dumps(a, separators=(",", ":")) for a in ours)
-        if plain and sorted(map(json.dumps, theirs)) == sorted(map(json.dumps, ours)):
-            assert taken  # the same actions, written alike, in any order (one with "},{" inside is read)
-    odd = _known(Legal(), 7, [5, {"type": "x", "a": "},{"}])  # (review: not JSON, cut just right)
-    assert odd is not None and not odd.answers(b'{"id":7,"ok":true,"actions":[5"},{,{"type":"x","a":"}]}')
-    assert not _known(Legal(), 7, ours, any_order=False).answers(  # type: ignore[union-attr]
-        json.dumps({"id": 7, "ok": True, "actions": ours[::-1]}, separators=(",", ":")).encode()) or ours == ours[::-1]
-
-
-def test_the_known_answer_path_can_be_switched_off_and_judges_alike(monkeypatch: Any) -> None:
-    """The fast path (known.py: a line that is the reference's answer byte for byte is taken as it) is a speed
-    path with a switch: off, every answer is read and compared in full, and a trace is judged alike (issue 44)."""
-    import sys
-
-    from refimpl.harness import protocol
-    from refimpl.harness.driver import ReferenceDriver
-    from refimpl.harness.replay import replay
-    from refimpl.harness.tracefile import load_trace
-
-    trace = load_trace(Path(__file__).resolve().parent.parent / "traces" / "ludo" / "capture.yaml")
-    serve = f"{sys.executable} -m refimpl serve"
-    fast = protocol.ProtocolDriver(serve)
-    try:
-        quick = replay(trace, fast, oracle=ReferenceDriver())
-    finally:
-        fast.close()
-    monkeypatch.setattr(protocol, "known_answer", lambda *a, **k: (_ for _ in ()).throw(AssertionError("used")))
-    plain = protocol.ProtocolDriver(serve, known_answers=False)
-    try:
-        slow = replay(trace, plain, oracle=ReferenceDriver())
-    finally:
-        plain.close()
-    assert quick.status == slow.status and quick.requests == slow.requests and quick.requests > 10
-
-
 def test_a_build_is_one_value_made_once_and_started_where_it_says(tmp_path: Path) -> None:
     """``Build``: the command, the time it gets an answer and the folder it starts in, passed down whole (issue 44);
     a command alone is read as a build with the timeout given."""
@@ -471,3 +339,34 @@ def test_a_build_is_one_value_made_once_and_started_where_it_says(tmp_path: Path
     assert build.within(1.0) == Build(build.command, 1.0, str(tmp_path)) and build.within(60.0) == build
     assert as_build("cmd") == Build("cmd", DEFAULT_TIMEOUT) and as_build("cmd", 3.0).timeout == 3.0
     assert as_build(build, 3.0) is build
+
+
+def test_a_build_gets_its_own_variables_on_top_of_the_runs_and_never_the_kits_tags(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """``Build.env``: set for that build's process only, over the run's environment (under ``--isolate-env``,
+    over the allow-list alone: a token of the kit's stays out, the build's own variable gets in); the kit's
+    process tags cannot be set, so a build cannot hide its children from the clean-up."""
+    import sys
+
+    from refimpl.harness import processes
+    from refimpl.harness.protocol import Build
+
+    (tmp_path / "adapter.py").write_text(
+        "import os, runpy, sys\n"
+        "open('seen.txt', 'w').write(repr((os.environ.get('LEVEL'), os.environ.get('SECRET_TOKEN'))))\n"
+        "sys.argv = ['refimpl', 'serve']\nrunpy.run_module('refimpl', run_name='__main__')\n", encoding="utf-8")
+    monkeypatch.setenv("SECRET_TOKEN", "t0k")
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
+    seen = []
+    for isolated in (False, True):
+        if isolated:
+            monkeypatch.setenv(processes.ISOLATE, "1")
+        Build(f"{sys.executable} adapter.py", cwd=str(tmp_path), env={"LEVEL": "hard"}).start().close()
+        seen.append((tmp_path / "seen.txt").read_text())
+    assert seen == ["('hard', 't0k')", "('hard', None)"]
+    plain = Build(f"{sys.executable} adapter.py", cwd=str(tmp_path))
+    plain.start().close()
+    assert (tmp_path / "seen.txt").read_text() == "(None, None)"
+    for name in (processes.BUILD_TAG, processes.RUN_TAGS):
+        with pytest.raises(ValueError, match=name):
+            Build("cmd", env={name: "x"})

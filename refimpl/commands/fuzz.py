@@ -20,6 +20,7 @@ from .options import (
     isolate_env_option,
     load_profiles,
     profile_option,
+    read_every_answer_option,
     reference_command,
 )
 
@@ -46,6 +47,7 @@ from .options import (
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds the build may take to answer one request.")
 @click.option("--twice", is_flag=True, help="Send every case twice and report answers that differ.")
+@read_every_answer_option
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @profile_option
@@ -53,7 +55,8 @@ from .options import (
 @cluster_option
 def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int | None, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
-             twice: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...], cluster: str | None) -> None:
+             twice: bool, read_all: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...],
+             cluster: str | None) -> None:
     """Send random cases to a build and to the reference and compare every answer; shrink the first
     difference to a short trace.
 
@@ -73,6 +76,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
 
     check_out_folder(reproducer_path(out, game, ruleset or "", seed).parent, "--out", out)  # file or folder, as fuzz
     from ..harness.processes import Terminated, acknowledge, scope
+    from ..harness.protocol import Build
 
     profiles = [p for p in load_profiles(profile_files) if p.game == game]
     if len(profiles) != len(profile_files):
@@ -85,7 +89,8 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
 
     try:
         with scope():
-            result = fuzz(command, settings, out, None if quiet else progress, cluster)
+            result = fuzz(Build(command, timeout, known_answers=not read_all), settings, out,
+                          None if quiet else progress, cluster)
     except KeyboardInterrupt as exc:
         acknowledge()
         word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"

@@ -49,6 +49,14 @@ def isolate_env_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "build you did not write.")(func)
 
 
+def read_every_answer_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--read-every-answer``: the build is read without the fast path (harness/known.py), every answer parsed and
+    compared in full; passed to the command as ``read_all`` (it makes the Build with ``known_answers=False``)."""
+    return click.option("--read-every-answer", "read_all", is_flag=True,
+                        help="Read and compare every answer in full, even one written byte for byte as the "
+                             "reference's (slower, the same verdict: for when you doubt the kit's fast path).")(func)
+
+
 def load_profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
     """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
     from ..rulebook.profiles import ProfileError, by_game, load_profile

@@ -18,7 +18,16 @@ from ..reports.model import Report
 from ..reports.safetext import printable
 from ..reports.terminal import echo_text
 from ..util import yamlsafe
-from .options import JOBS, fail, isolate_env_option, load_profiles, profile_option, reference_command, write_text
+from .options import (
+    JOBS,
+    fail,
+    isolate_env_option,
+    load_profiles,
+    profile_option,
+    read_every_answer_option,
+    reference_command,
+    write_text,
+)
 
 
 @click.command("verify")
@@ -40,6 +49,7 @@ from .options import JOBS, fail, isolate_env_option, load_profiles, profile_opti
 @click.option("--no-oracle", is_flag=True,
               help="Judge traces by their own expectations only, not also against the reference's whole answers.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first check that fails or breaks.")
+@read_every_answer_option
 @click.option("--max-time", type=click.FloatRange(min=0.1), default=None,
               help="Seconds the whole run may take; what has not run by then is reported as not run.")
 @click.option("--jobs", type=JOBS, default="1", show_default=True, envvar="REFIMPL_JOBS",
@@ -82,7 +92,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
                profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None,
                jobs: int, explore: int | None, no_explore: bool, reproducer_dir: str | None,
-               coverage: bool) -> None:
+               coverage: bool, read_all: bool) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -91,6 +101,7 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     """
     from ..harness.preflight import BadChecks
     from ..harness.processes import scope
+    from ..harness.protocol import Build
     from ..verify import VerifyError, VerifySettings, verify
     from ..verify.settings import DEFAULT_EXPLORE
 
@@ -115,7 +126,8 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
         with scope():
-            result = verify(command, settings, None if quiet else progress_printer())
+            build = Build(command, settings.timeout, known_answers=not read_all)
+            result = verify(build, settings, None if quiet else progress_printer())
     except (TraceError, VerifyError, BadChecks) as exc:
         fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print

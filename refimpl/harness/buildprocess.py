@@ -38,15 +38,17 @@ class BuildProcess:
     misbehaves.
     """
 
-    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> None:
+    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         self.command, self.timeout = command, timeout
         self.tag = processes.new_tag()
         self.box = processes.Box(self.tag)
+        environment = {**processes.build_environment(), **(env or {}), processes.BUILD_TAG: self.tag}
         try:
             self.proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                                          start_new_session=True, bufsize=0,
-                                         env={**processes.build_environment(), processes.BUILD_TAG: self.tag},
+                                         env=environment,
                                          preexec_fn=self.box.preexec)
         except OSError as exc:
             self.box.close()

@@ -1,6 +1,7 @@
 """The answers the kit knows before a build gives them (issue 44: the fast path, in a module of its own): when the
 reference's answer to a request is known, a build's line that is those very bytes is that very answer, and need
-not be parsed and compared. ``ProtocolDriver`` uses it unless told not to (``known_answers=False``)."""
+not be parsed and compared. ``ProtocolDriver`` uses it unless its build says not to (``Build(known_answers=False)``,
+the commands' ``--read-every-answer``)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -17,7 +17,7 @@ import jsonschema
 
 from .. import PROTOCOL_VERSION
 from ..games import JSON
-from . import recording
+from . import processes, recording
 from .buildprocess import DEFAULT_TIMEOUT, BuildProcess, _encode
 from .chance import CAPABILITY, Rewriter
 from .driver import (
@@ -41,18 +41,28 @@ _HELLO = jsonschema.Draft202012Validator({**_SCHEMA, "$ref": "#/$defs/helloRespo
 @dataclass(frozen=True)
 class Build:
     """A build as the kit starts it, made once where a command names it (verify, fuzz, show) and passed down:
-    its ``command`` (run by ``/bin/sh -c``), the seconds it gets for each answer, and the folder it starts in
-    (None: the kit's own). The environment it gets is the run's (processes.build_environment: the allow-list
-    under ``--isolate-env``). ``start`` starts one process of it."""
+    its ``command`` (run by ``/bin/sh -c``), the seconds it gets for each answer, the folder it starts in
+    (None: the kit's own) and the variables ``env`` sets for it on top of the run's environment
+    (processes.build_environment: the kit's, or the allow-list under ``--isolate-env``). ``start`` starts one
+    process of it. ``known_answers``: how the kit reads it, with the fast path (known.py: a line that is the
+    reference's answer byte for byte is that answer, unread) or, False, every answer read and compared in full
+    (``--read-every-answer``; the verdict is the same). Raises ValueError for an ``env`` that names a variable
+    the kit keeps for itself (its process tags: a build that set them could hide its children from the clean-up)."""
 
     command: str
     timeout: float = DEFAULT_TIMEOUT
     cwd: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    known_answers: bool = True
 
-    def start(self, pipeline: bool = True, transcript: list[dict[str, JSON]] | None = None,
-              known_answers: bool = True) -> ProtocolDriver:
+    def __post_init__(self) -> None:
+        kept = sorted(set(self.env) & {processes.BUILD_TAG, processes.RUN_TAGS})
+        if kept:
+            raise ValueError(f"a build's environment may not set {', '.join(kept)}: the kit's own")
+
+    def start(self, pipeline: bool = True, transcript: list[dict[str, JSON]] | None = None) -> ProtocolDriver:
         """One process of the build, greeted (hello). Raises BuildBroke when it does not start or answer."""
-        return ProtocolDriver(self, pipeline=pipeline, transcript=transcript, known_answers=known_answers)
+        return ProtocolDriver(self, pipeline=pipeline, transcript=transcript)
 
     def within(self, timeout: float) -> Build:
         """The same build with at most ``timeout`` seconds an answer."""
@@ -72,17 +82,15 @@ class ProtocolDriver(CallsByBatch):
     """
 
     def __init__(self, build: Build | str, timeout: float | None = None, pipeline: bool = True,
-                 transcript: list[dict[str, JSON]] | None = None, known_answers: bool = True) -> None:
+                 transcript: list[dict[str, JSON]] | None = None) -> None:
         self.build = as_build(build, timeout)
         self.command, self.timeout, self.pipeline = self.build.command, self.build.timeout, pipeline
-        # known_answers: take a line that is the reference's answer byte for byte as that answer (known.py), a
-        # speed path; False reads and compares every answer in full, as the plain path does
-        self.known_answers = known_answers
+        self.known_answers = self.build.known_answers  # the fast path (known.py), or every answer read in full
         self.transcript = transcript  # every exchange from the hello on (see CallsByBatch)
         self._noted: tuple[Any, int] = (None, 0)  # (the transcript list, bytes noted in it): _note's bound
         self._next_id = 0
         self._fixed: dict[Op, bytes] = {}  # op -> its request as written, less the id (_send)
-        self.process = BuildProcess(self.build.command, self.build.timeout, self.build.cwd)
+        self.process = BuildProcess(self.build.command, self.build.timeout, self.build.cwd, self.build.env)
         try:
             hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION})
         except BuildBroke as exc:
