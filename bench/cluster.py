@@ -26,7 +26,7 @@ REPEATS = 3
 def rate(cluster: str | None) -> tuple[float, dict]:
     """(games per second, the summary) of one simulate run."""
     start = time.perf_counter()
-    summary = simulate(GAMES, SEATS, 1, cluster=cluster)
+    summary = simulate("ludo", GAMES, SEATS, 1, cluster=cluster)
     return GAMES / (time.perf_counter() - start), summary_json(summary)
 
 

@@ -77,8 +77,10 @@ def test_jobs_run_on_the_cluster(cluster: tuple[str, list[subprocess.Popen[bytes
 
 def test_simulate_on_the_cluster_equals_a_local_run(cluster: tuple[str, list[subprocess.Popen[bytes]]]) -> None:
     address, _ = cluster
-    local = summary_json(simulate(300, ["easy", "normal", "hard", "easy"], 5))
-    assert summary_json(simulate(300, ["easy", "normal", "hard", "easy"], 5, cluster=address)) == local
+    local = summary_json(simulate("ludo", 300, ["easy", "normal", "hard", "easy"], 5))
+    assert summary_json(simulate("ludo", 300, ["easy", "normal", "hard", "easy"], 5, cluster=address)) == local
+    bf = summary_json(simulate("black-fog", 16, None, 5))  # a game through legal_actions and apply, too
+    assert summary_json(simulate("black-fog", 16, None, 5, cluster=address)) == bf
     result = CliRunner().invoke(main, ["simulate", "ludo", "--games", "300", "--seats", "easy,normal,hard,easy",
                                        "--seed", "5", "--format", "json", "--cluster", address])
     assert result.exit_code == 0, result.output
@@ -121,7 +123,7 @@ def test_a_killed_worker_loses_no_result(cluster: tuple[str, list[subprocess.Pop
     """The last test of the module: it kills one of the two workers once the first chunk is in."""
     address, workers = cluster
     levels = ["hard", "easy", "normal", "easy"]
-    local = summary_json(simulate(800, levels, 11))
+    local = summary_json(simulate("ludo", 800, levels, 11))
     killed: list[int] = []
 
     def kill_once(done: int, total: int) -> None:
@@ -129,7 +131,7 @@ def test_a_killed_worker_loses_no_result(cluster: tuple[str, list[subprocess.Pop
             os.killpg(workers[0].pid, signal.SIGKILL)
             killed.append(done)
 
-    remote = simulate(800, levels, 11, progress=kill_once, cluster=address)
+    remote = simulate("ludo", 800, levels, 11, progress=kill_once, cluster=address)
     assert killed and killed[0] < 800, "the worker was killed only after the run"
     workers[0].wait(timeout=10)
     assert summary_json(remote) == local

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from refimpl.campaigns.simulate import SimulateError, game_seeds, play_game, simulate, tally, wilson
+from refimpl.campaigns.simulate import SimulateError, game_seeds, simulate, wilson
 from refimpl.games import GAMES, BadSetup, IllegalAction
 from refimpl.games.ludo import Cpu, Move, Roll, cpu
 from refimpl.games.ludo.engine import Turn
+from refimpl.games.ludo.kit.simulate import fast
 from refimpl.games.streams import draw, faces, splitmix64
 from tests.engine_extras import from_view, risk_216, scores
 
@@ -216,7 +217,8 @@ def test_whole_games_are_the_ones_the_reference_played_before_it_was_made_faster
                     LUDO.cpu_move(t, levels[t.turn])
             got.append([t.result, t.throws, t.decisions])
         assert got == mix["results"], levels
-        assert [list(play_game(LUDO, seed, levels)) for seed in seeds[:10]] == [r[:2] for r in got[:10]]
+        assert [[fast(LUDO, seed, levels)[0], int(fast(LUDO, seed, levels)[2][0])] for seed in seeds[:10]] == \
+            [r[:2] for r in got[:10]]
 
 
 @settings(max_examples=8, deadline=None)
@@ -273,7 +275,7 @@ def test_bad_setups_are_refused() -> None:
 def test_statistics_tally() -> None:
     record = {"played": 0, "won": 0, "lost": 0}
     for result in ("human", "cpu2", "capped", None, "cpu1"):
-        tally(record, result)
+        record = LUDO.record(record, result)
     assert record == {"played": 5, "won": 1, "lost": 2}
 
 
@@ -284,19 +286,19 @@ def test_wilson_interval() -> None:
 
 
 def test_a_simulation_depends_on_seed_and_games_only() -> None:
-    one = simulate(40, ["easy", "normal", "hard", "easy"], seed=3, jobs=1)
-    two = simulate(40, ["easy", "normal", "hard", "easy"], seed=3, jobs=2)
-    assert (one.wins, one.throws, one.capped) == (two.wins, two.throws, two.capped)
-    assert sum(one.wins.values()) + one.capped == 40
+    one = simulate("ludo", 40, ["easy", "normal", "hard", "easy"], seed=3, jobs=1)
+    two = simulate("ludo", 40, ["easy", "normal", "hard", "easy"], seed=3, jobs=2)
+    assert (one.results, one.figures, one.length) == (two.results, two.figures, two.length)
+    assert sum(one.results.values()) == 40
     seeds = game_seeds(3, 2)
-    assert one.throws >= play_game(LUDO, seeds[0], ("easy", "normal", "hard", "easy"))[1]
+    assert one.figures["throws"][0] >= fast(LUDO, seeds[0], ("easy", "normal", "hard", "easy"))[2][0]
 
 
 def test_simulate_rejects_bad_levels() -> None:
-    with pytest.raises(SimulateError, match="unknown level 'genius'"):
-        simulate(1, ["easy", "easy", "easy", "genius"], seed=0)
-    with pytest.raises(SimulateError, match="one level per seat"):
-        simulate(1, ["easy"], seed=0)
+    with pytest.raises(SimulateError, match="unknown policy 'genius'"):
+        simulate("ludo", 1, ["easy", "easy", "easy", "genius"], seed=0)
+    with pytest.raises(SimulateError, match="one policy per seat"):
+        simulate("ludo", 1, ["easy", "hard"], seed=0)
 
 
 def test_simulate_command() -> None:
@@ -306,8 +308,11 @@ def test_simulate_command() -> None:
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert [r["seat"] for r in doc["seats"]] == ["human", "cpu1", "cpu2", "cpu3"]
-    assert sum(r["wins"] for r in doc["seats"]) + doc["capped"] == 30
-    assert doc["human_record"]["played"] == 30
-    bad = subprocess.run([sys.executable, "-m", "refimpl", "simulate", "ludo", "--seats", "easy"], cwd=ROOT,
+    assert sum(r["count"] for r in doc["seats"]) + doc["results"][-1]["count"] == 30
+    assert doc["results"][-1]["result"] == "capped" and doc["record"]["played"] == 30
+    one = subprocess.run([sys.executable, "-m", "refimpl", "simulate", "ludo", "--games", "5", "--seats", "easy"],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    assert one.returncode == 0 and "seats easy,easy,easy,easy" in one.stdout  # one name: every seat
+    bad = subprocess.run([sys.executable, "-m", "refimpl", "simulate", "ludo", "--seats", "easy,hard"], cwd=ROOT,
                          capture_output=True, text=True, check=False)
-    assert bad.returncode == 2 and "one level per seat" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "one policy per seat" in bad.stderr and "Traceback" not in bad.stderr

@@ -138,10 +138,10 @@ def test_perft_json() -> None:
 def test_simulate_json() -> None:
     doc = run_json("simulate", "ludo", "--games", "12", "--seed", "3", "--format", "json")
     check("simulate", doc)
-    for seat in doc["seats"]:
-        rate = seat["win_rate"]
-        assert rate["numerator"] == seat["wins"] and rate["denominator"] == 12
-        assert rate["probability"] == pytest.approx(seat["wins"] / 12)
+    for seat in doc["seats"] + doc["results"]:
+        rate = seat["share"]
+        assert rate["numerator"] == seat["count"] and rate["denominator"] == 12
+        assert rate["probability"] == pytest.approx(seat["count"] / 12)
         assert seat["ci95"][0] <= rate["probability"] <= seat["ci95"][1]
 
 

@@ -1,4 +1,4 @@
-"""``refimpl simulate``: full Ludo games between CPU levels, and each seat's win rate."""
+"""``refimpl simulate GAME``: whole games of any game between policies, and what they add up to."""
 
 from __future__ import annotations
 
@@ -11,36 +11,47 @@ from ..errors import Exit
 from ..games import kits
 from ..harness.executor import ExecutorError
 from ..reports import jsondoc
-from .options import cluster_option, fail
+from .options import cluster_option, fail, load_profiles, profile_option
 
 
 @click.command("simulate")
 @click.argument("game", type=click.Choice([kit.name for kit in kits() if kit.simulate is not None]))
 @click.option("--games", "n", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seats", default="easy,easy,easy,easy", show_default=True,
-              help="CPU level of each seat, in turn order (human, cpu1, cpu2, cpu3).")
+@click.option("--seats", default=None,
+              help="The policy of each seat, in the game's player order, comma-separated: random (uniform over "
+                   "the legal list) or one of the game's own (Ludo: easy, normal, hard); one name for every "
+                   "seat also works (default: the game's, Ludo easy, the others random).")
+@click.option("--ruleset", default=None, help="The ruleset the games are played under (default: the game's).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes; the result depends only on --seed and --games.")
 @click.option("--rotate", is_flag=True,
-              help="Rotate the levels through the seats (game i shifts --seats by i), so each level sits in "
-                   "each seat equally often; adds a row per level (its wins whatever seat it sat in).")
+              help="Rotate the policies through the seats (game i shifts --seats by i), so each sits in each "
+                   "seat equally often; adds a row per policy (its wins whatever seat it sat in).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
-              help="csv: a header, a row per seat (and with --rotate per level, its seat empty; a seat's level "
-                   "is empty then): seat, level, games, wins, win_rate, ci95_low, ci95_high, and the run's "
-                   "capped and average_throws repeated on every row.")
+              help="csv: row (seat, policy, result or figure), name, policy, seats_taken, games, count, value "
+                   "(a share, or a figure's mean), ci95_low, ci95_high (docs/simulate.md).")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
-              help="Also write a chart of the win rates with their 95% intervals as SVG (SVG only: no PNG).")
+              help="Also write a chart of the win rates (or results) with their 95% intervals as SVG (SVG only).")
 @click.option("--quiet", is_flag=True, help="No progress on stderr (else: a bar on a terminal, a line every "
                                             "10% of the games otherwise).")
+@profile_option
 @cluster_option
-def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bool, fmt: str, plot: str | None,
-                 quiet: bool, cluster: str | None) -> None:
-    """Play full games between CPU levels and print each seat's win rate with a 95% confidence interval."""
-    from ..games import kit_of
-
-    campaign = kit_of(game).simulate.load()  # type: ignore[union-attr]  # the choices are the games that have one
+def simulate_cmd(game: str, n: int, seats: str | None, ruleset: str | None, seed: int, jobs: int, rotate: bool,
+                 fmt: str, plot: str | None, quiet: bool, profile_files: tuple[str, ...], cluster: str | None) -> None:
+    """Play whole games between policies (uniform random, or the game's CPU levels) and print who won, every
+    result and the game's figures, each with a 95% confidence interval."""
+    from ..campaigns import simulate as campaign
+    from ..games import GAMES
     from ..util.files import write_file
+
+    policies = None if seats is None else tuple(p.strip() for p in seats.split(","))
+    players = GAMES[game].info.players
+    if policies is not None and len(policies) == 1 and len(players) > 1:
+        policies *= len(players)  # one name: every seat
+    profiles = [p for p in load_profiles(profile_files) if p.game == game]
+    if len(profiles) != len(profile_files):
+        fail(f"--profile: only a profile of {game} applies to simulate {game}")
 
     if plot is not None and not plot.lower().endswith(".svg"):
         fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")
@@ -68,7 +79,8 @@ def simulate_cmd(game: str, n: int, seats: str, seed: int, jobs: int, rotate: bo
     code = Exit.CONFORMS
     try:
         with scope():  # SIGTERM ends the run like Ctrl-C, and the job processes with it
-            summary = campaign.simulate(n, seats.split(","), seed, jobs, bar, cluster, rotate)
+            summary = campaign.simulate(game, n, policies, seed, jobs, bar, cluster, rotate, ruleset,
+                                        profiles[0] if profiles else None)
     except (campaign.SimulateError, ExecutorError) as exc:
         fail(str(exc))
     except campaign.Interrupted as exc:

@@ -63,13 +63,14 @@ class GameKit:
     """Everything the kit knows of one game, as its rooms read it.
 
     Every game has ``engine`` (the reference: rules, view, legal list), ``picture`` (a view drawn as SVG, for the
-    reports and ``show``) and ``steps`` (the module whose import registers its Gherkin steps: scenarios). The
-    rest is ``None`` where the game has none: ``profile_fields`` (the values its spec leaves to a builder, a tuple
-    of ``rulebook.profiles.Field``), ``tables`` and ``spec_tables`` (name -> maker of a ``rulebook.tables.Table``:
+    reports and ``show``), ``steps`` (the module whose import registers its Gherkin steps: scenarios) and
+    ``simulate`` (what ``refimpl simulate`` knows of it: a ``campaigns.simulate.Simulation``). The rest is
+    ``None`` where the game has none: ``profile_fields`` (the values its spec leaves to a builder, a tuple of
+    ``rulebook.profiles.Field``), ``tables`` and ``spec_tables`` (name -> maker of a ``rulebook.tables.Table``:
     ``refimpl tables``, and the tables only its spec prints), ``own_chance`` (the judge of a build's own random
     source, ``(driver, ruleset) -> [Verdict]``: harness.ownchance; every game with seeded chance has one),
     ``seed_chance`` (the judge of what its seed promises a build's own chance: harness.seeds), ``explore`` (the
-    fuzzer's hints, a ``campaigns.fuzz.positions.Hints``), ``simulate`` (its ``refimpl simulate`` campaign).
+    fuzzer's hints, a ``campaigns.fuzz.positions.Hints``).
     Plain values: ``step_cost`` (what one of its steps costs against the cheapest game's, for ``verify --jobs``)
     and ``aliases`` (other names it is known by).
     """
@@ -99,7 +100,7 @@ class GameKit:
         return f"views/{self.name}.schema.json"
 
 
-REQUIRED = ("engine", "picture", "steps")
+REQUIRED = ("engine", "picture", "steps", "simulate")
 KIT_FOLDER = "kit"  # in a game's folder, the parts of its unit beside the engine
 
 

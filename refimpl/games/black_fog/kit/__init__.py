@@ -11,6 +11,7 @@ part = parts_of(__name__)
 KIT = GameKit(
     engine=BlackFog(load_data(INFO.name)),
     picture=part("picture", "draw"),
+    simulate=part("simulate", "SIMULATION"),
     steps=part("steps"),
     profile_fields=part("profile", "FIELDS"),
     own_chance=part("chance", "judge_own"),

@@ -11,6 +11,7 @@ part = parts_of(__name__)
 KIT = GameKit(
     engine=ConquestKing(load_data(INFO.name)),
     picture=part("picture", "draw"),
+    simulate=part("simulate", "SIMULATION"),
     steps=part("steps"),
     profile_fields=part("profile", "FIELDS"),
     tables=part("tables", "TABLES"),

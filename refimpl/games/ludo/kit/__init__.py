@@ -3,7 +3,7 @@ named here live beside this file and are imported when a room first asks for one
 
 from __future__ import annotations
 
-from ...registry import GameKit, Part, load_data, parts_of
+from ...registry import GameKit, load_data, parts_of
 from ..engine import INFO, Ludo
 
 part = parts_of(__name__)
@@ -11,11 +11,11 @@ part = parts_of(__name__)
 KIT = GameKit(
     engine=Ludo(load_data(INFO.name)),
     picture=part("picture", "draw"),
+    simulate=part("simulate", "SIMULATION"),
     steps=part("steps"),
     tables=part("tables", "TABLES"),
     spec_tables=part("tables", "SPEC_TABLES"),
     own_chance=part("chance", "judge_own"),
     seed_chance=part("chance", "judge_seeded"),
     explore=part("explore", "HINTS"),
-    simulate=Part("refimpl.campaigns.simulate"),  # the CPU levels' win rates (issue 45 brings every game)
 )
