@@ -27,7 +27,8 @@ SCHEMAS = ROOT / "refimpl" / "schemas" / "output"
 PY = shlex.quote(sys.executable)
 REFERENCE = f"{PY} -m refimpl serve"
 COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "map", "tables", "rule")
-OTHER_SCHEMAS = ("badge",)  # machine output that is no command's --format json (verify --badges DIR)
+# machine output that is no command's own --format json: verify --badges DIR, simulate's what-if (two --ruleset)
+OTHER_SCHEMAS = ("badge", "simulate-compare")
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 # Values copied verbatim from the protocol or a trace (a state view, an action, a fuzz case): their keys
 # are the spec's (region ids such as "north-pass"), so the key check does not go inside them.
@@ -143,6 +144,14 @@ def test_simulate_json() -> None:
         assert rate["numerator"] == seat["count"] and rate["denominator"] == 12
         assert rate["probability"] == pytest.approx(seat["count"] / 12)
         assert seat["ci95"][0] <= rate["probability"] <= seat["ci95"][1]
+
+
+def test_simulate_what_if_json() -> None:
+    doc = run_json("simulate", "beacon-lines", "--games", "40", "--ruleset", "v0", "--ruleset", "v1", "--format",
+                   "json")
+    check("simulate-compare", doc)
+    for variant in doc["variants"]:
+        check("simulate", variant["summary"])
 
 
 def test_map_json_gives_coordinates_as_numbers() -> None:

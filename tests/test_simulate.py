@@ -255,8 +255,91 @@ def test_progress_lines_when_stderr_is_a_pipe() -> None:
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=60),
        st.integers(min_value=1, max_value=25))
 def test_chunks_give_every_game_its_seed_in_order(seed: int, games: int, size: int) -> None:
-    from refimpl.campaigns.simulate.run import _chunks
+    from refimpl.campaigns.simulate.run import Variant, _chunks
 
-    chunks = list(_chunks("ludo", "v1", None, seed, games, size, ("easy",) * 4, False, True))
-    assert [s for chunk in chunks for s in chunk[3]] == game_seeds(seed, games)
-    assert [chunk[5] for chunk in chunks] == list(range(0, games, size))
+    chunks = list(_chunks("ludo", (Variant("v1"),), seed, games, size, ("easy",) * 4, False, True))
+    assert [s for chunk in chunks for s in chunk[2]] == game_seeds(seed, games)
+    assert [chunk[4] for chunk in chunks] == list(range(0, games, size))
+
+
+# --- what-if, side by side ---------------------------------------------------------------------------------
+
+def test_a_what_if_plays_the_same_games_under_each_variant_and_tests_each_difference() -> None:
+    """Lantern Quay v0 against v1 (LQ-TIME-1: v1 locks the three placements first): the same seeds under both,
+    each variant's summary the one a single run gives, and the differences paired game by game: lenses up under
+    v1, real; the length (always 12) no difference at all (nothing varies: no p-value)."""
+    from refimpl.campaigns.simulate.compare import compare, comparison_json, differences
+
+    c = compare("lantern-quay", 400, [("v0", None), ("v1", None)], seed=2)
+    assert [summary_json(s) for s in c.summaries] == [summary_json(simulate("lantern-quay", 400, None, 2, ruleset=r))
+                                                      for r in ("v0", "v1")]
+    rows = {r["measure"]: r for r in differences(c)}
+    lenses = rows["lenses"]
+    assert lenses["variant"] == "v1" and lenses["baseline"] == "v0" and lenses["real"]
+    assert lenses["difference"] == pytest.approx(lenses["mean"] - lenses["baseline_mean"])
+    assert lenses["ci95"][0] > 0 and lenses["p_value"] is not None and lenses["p_value"] < 1e-6
+    assert rows["length"]["difference"] == 0 and rows["length"]["p_value"] is None and not rows["length"]["real"]
+    doc = comparison_json(c)
+    assert [v["name"] for v in doc["variants"]] == ["v0", "v1"] and doc["games"] == 400
+
+
+def test_variants_that_play_alike_show_no_real_difference(tmp_path: Path) -> None:
+    """A profile that changes nothing the games read (Black Fog's scoring only changes the score): every
+    measure but the score is the same game by game; the score differs by exactly what the profile says."""
+    from refimpl.campaigns.simulate.compare import compare, differences
+    from refimpl.rulebook.profiles import load_profile
+
+    (tmp_path / "a.yaml").write_text("game: black-fog\nname: plain\nset: {}\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("game: black-fog\nname: harsh\nset:\n  score.g: 9\n", encoding="utf-8")
+    a, b = (load_profile(str(tmp_path / f)) for f in ("a.yaml", "b.yaml"))
+    rows = {r["measure"]: r for r in differences(compare("black-fog", 30, [("v1", a), ("v1", b)], seed=4))}
+    assert all(r["difference"] == 0 and not r["real"] for m, r in rows.items() if m != "score")
+    g = GAMES["black-fog"].data["score"]["g"]  # the spec's points taken for each keeper lost
+    assert rows["score"]["difference"] == pytest.approx(-(9 - g) * rows["keepers_lost"]["mean"])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-50, 50, allow_nan=False), min_size=2, max_size=40))
+def test_the_paired_test_is_the_z_test_of_the_mean_difference(diffs: list[float]) -> None:
+    """The p-value is erfc(|mean| / (sd / sqrt n) / sqrt 2), sd the sample's; no p-value when nothing varies."""
+    import math
+
+    from refimpl.campaigns.simulate.compare import Comparison, differences
+    from refimpl.campaigns.simulate.run import Variant
+    from refimpl.campaigns.simulate.summary import Summary
+
+    n = len(diffs)
+    summaries = [Summary("g", "v1", n, 0, ("random",), ("a",), possible=("a",)) for _ in range(2)]
+    for s in summaries:
+        s.results = {"a": n}
+    c = Comparison("g", (Variant("v0"), Variant("v1")), summaries, ("length",),
+                   [{"length": (sum(diffs), sum(d * d for d in diffs))}])
+    (row,) = differences(c)
+    mean = sum(diffs) / n
+    sd = math.sqrt(max(0.0, sum((d - mean) ** 2 for d in diffs) / (n - 1)))
+    assert row["difference"] == pytest.approx(mean, abs=1e-9)
+    if sd > 1e-6:
+        assert row["p_value"] == pytest.approx(math.erfc(abs(mean) / (sd / math.sqrt(n)) / math.sqrt(2)), abs=1e-6)
+        assert row["real"] == (row["p_value"] < 0.05)
+
+
+def test_the_what_if_command_writes_text_csv_json_and_one_chart(tmp_path: Path) -> None:
+    args = ["--games", "200", "--ruleset", "v0", "--ruleset", "v1", "--quiet"]
+    text = run("beacon-lines", *args).stdout
+    assert "the same games under 2 variants" in text and "difference from v0" in text and "result=draw" in text
+    table = rows(run("beacon-lines", *args, "--format", "csv").stdout)
+    assert {r["measure"] for r in table} >= {"result=red", "result=draw", "red_score", "length"}
+    assert all(r["variant"] == "v1" and r["baseline"] == "v0" for r in table)
+    one = run("beacon-lines", *args, "--format", "json", "--jobs", "2").stdout
+    assert run("beacon-lines", *args, "--format", "json").stdout == one  # whatever the executor
+    plot = tmp_path / "what-if.svg"
+    run("beacon-lines", *args, "--plot", str(plot))
+    bars = [e for e in ET.parse(plot).getroot().iter(f"{SVG}rect") if e.get("class") == "bar"]
+    assert [e.get("data-result") for e in bars] == ["red", "red", "blue", "blue", "draw", "draw"]
+    labels = [t.text for t in ET.parse(plot).getroot().iter(f"{SVG}text")]
+    assert "red (v0)" in labels and "draw (v1)" in labels
+
+
+def test_a_what_if_of_one_variant_given_twice_is_bad_input() -> None:
+    result = run("lantern-quay", "--games", "5", "--ruleset", "v1", "--ruleset", "v1", code=2)
+    assert "the variant v1 is given twice" in result.output

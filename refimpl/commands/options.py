@@ -57,13 +57,15 @@ def read_every_answer_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "reference's (slower, the same verdict: for when you doubt the kit's fast path).")(func)
 
 
-def load_profiles(files: tuple[str, ...] | list[str]) -> list[Any]:
-    """The profiles in ``files``; a file the kit cannot use is exit 2, naming it and the line."""
+def load_profiles(files: tuple[str, ...] | list[str], one_per_game: bool = True) -> list[Any]:
+    """The profiles in ``files`` (at most one a game unless ``one_per_game`` is off: a what-if compares
+    several); a file the kit cannot use is exit 2, naming it and the line."""
     from ..rulebook.profiles import ProfileError, by_game, load_profile
 
     try:
         found = [load_profile(f) for f in files]
-        by_game(found)
+        if one_per_game:
+            by_game(found)
     except ProfileError as exc:
         fail(str(exc))
     return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from .summary import ShareRow, Summary, figure_rows, policy_rows, result_rows, seat_rows
 
@@ -95,46 +96,58 @@ def summary_csv(s: Summary) -> str:
     return buffer.getvalue()
 
 
+# A bar of a chart: (its kind, the data attribute it carries: seat, policy or result; its label; its even share,
+# or None; its row).
+Mark = tuple[str, str, float | None, ShareRow]
+
+
 def summary_svg(s: Summary) -> str:
-    """A chart as a standalone SVG document: a horizontal bar per seat (and, when the policies rotate, per
-    policy), or per result for a game whose results name no seat, for its share, a whisker with caps for its 95%
-    interval, the figures written at the end, and a dashed mark at each bar's even share (a seat: one game in
-    the seats; a policy: the seats it fills over the seats). Each bar is a ``rect`` of class ``bar`` with
-    ``data-seat``, ``data-policy`` or ``data-result``, a ``data-share`` and a ``<title>`` tooltip."""
-    from xml.sax.saxutils import escape, quoteattr
+    """A chart as a standalone SVG document (``bars_svg``): a bar per seat (and, when the policies rotate, per
+    policy), or per result for a game whose results name no seat, each with its even share where it has one (a
+    seat: one game in the seats; a policy: the seats it fills over the seats)."""
+    n = len(s.seats)
+    marks: list[Mark] = [
+        ("seat", f"{r['name']}" + (f" ({r['policy']})" if r["policy"] else ""), 1 / n, r) for r in seat_rows(s)]
+    marks += [("policy", f"{r['name']}" + (f" x{r['seats_taken']}" if r["seats_taken"] != 1 else "") + " (any seat)",
+               r["seats_taken"] / n, r) for r in policy_rows(s)]
+    if not marks:
+        marks = [("result", r["name"], None, r) for r in result_rows(s)]
+    title = f"{s.game} {s.ruleset}: {s.games} games, seed {s.seed}" + (", policies rotated through the seats"
+                                                                       if s.rotate else "")
+    if s.interrupted is not None:
+        title += f" (interrupted after {s.games} of {s.interrupted[1]})"
+    what = "share of games won" if marks[0][0] != "result" else "share of games"
+    return bars_svg(title, what, marks, s.games, "per policy, whatever seat it sat in")
+
+
+COLOURS = ("#4878a8", "#d08a2c", "#5a9a5a", "#9a5a9a", "#8a8a3a")
+
+
+def bars_svg(title: str, what: str, marks: list[Mark], games: int, heading: str = "", cycle: int = 0) -> str:
+    """A standalone SVG document: a horizontal bar per mark for its share, a whisker with caps for its 95%
+    interval, the figures written at the end, a dashed mark at its even share where it has one, and ``heading``
+    over the first bar of another kind than the first, after a gap. Each bar is a ``rect`` of class ``bar`` with
+    ``data-KIND`` (seat, policy or result), a ``data-share`` and a ``<title>`` tooltip. Its colour tells the
+    kinds apart, or, with ``cycle`` n, bar i takes the (i mod n)-th colour (a what-if's variants)."""
+    from xml.sax.saxutils import escape
 
     from ...reports.safetext import xml_safe
 
     def text(value: object) -> str:
         return escape(xml_safe(str(value)))
 
-    def attr(value: object) -> str:
-        return quoteattr(xml_safe(str(value)))
-
-    n = len(s.seats)
-    marks: list[tuple[str, str, float | None, ShareRow]] = [
-        ("seat", f"{r['name']}" + (f" ({r['policy']})" if r["policy"] else ""), 1 / n, r) for r in seat_rows(s)]
-    marks += [("policy", f"{r['name']}" + (f" x{r['seats_taken']}" if r["seats_taken"] != 1 else "") + " (any seat)",
-               r["seats_taken"] / n, r) for r in policy_rows(s)]
-    if not marks:
-        marks = [("result", r["name"], None, r) for r in result_rows(s)]
     top = max([float(r["ci95"][1]) for *_, r in marks] + [even or 0.0 for _, _, even, _ in marks])
     scale = min(1.0, math.ceil(top * 10 + 1e-9) / 10) or 0.1  # the axis ends at the next tenth above them all
     left, width, row, pad_top = 170, 420, 34, 64
-    gap = 26 if policy_rows(s) else 0
+    gap = 26 if any(kind != marks[0][0] for kind, *_ in marks) else 0
     height = pad_top + row * len(marks) + gap + 56
     x = lambda p: left + width * p / scale  # noqa: E731
-    title = f"{s.game} {s.ruleset}: {s.games} games, seed {s.seed}" + (", policies rotated through the seats"
-                                                                       if s.rotate else "")
-    if s.interrupted is not None:
-        title += f" (interrupted after {s.games} of {s.interrupted[1]})"
-    what = "share of games won" if marks[0][0] != "result" else "share of games"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 190}" height="{height}" '
            f'viewBox="0 0 {left + width + 190} {height}" font-family="sans-serif" font-size="13">',
            f"<title>{text(title)}</title>", '<rect width="100%" height="100%" fill="#ffffff"/>',
            f'<text x="{left}" y="24" font-size="15" font-weight="bold">{text(title)}</text>',
            f'<text x="{left}" y="44" fill="#555555">bar: {what}; whisker: 95% Wilson interval'
-           + ("; dashed: an even share</text>" if marks[0][2] is not None else "</text>")]
+           + ("; dashed: an even share</text>" if any(m[2] is not None for m in marks) else "</text>")]
     axis_y = pad_top + row * len(marks) + gap + 6
     for k in range(round(scale * 10) + 1):
         p = k / 10
@@ -142,26 +155,39 @@ def summary_svg(s: Summary) -> str:
         out.append(f'<text x="{x(p):.1f}" y="{axis_y + 16}" text-anchor="middle" fill="#333333">{p:.0%}</text>')
     out.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#333333"/>')
     out.append(f'<text x="{left + width / 2}" y="{axis_y + 36}" text-anchor="middle">{what}</text>')
-    colours = {"seat": "#4878a8", "policy": "#d08a2c", "result": "#4878a8"}
-    for i, (kind, label, even, r) in enumerate(marks):
-        y = pad_top + row * i + (gap if kind == "policy" else 0)
-        if kind == "policy" and marks[i - 1][0] == "seat":
-            out.append(f'<text x="8" y="{y - 8}" font-weight="bold">per policy, whatever seat it sat in</text>')
-        share, (low, high) = float(r["share"]), r["ci95"]
-        mid = y + row / 2
-        figures = f"{share:.1%} ({low:.1%} - {high:.1%})"
-        out.append(f'<text x="{left - 10}" y="{mid + 4:.1f}" text-anchor="end">{text(label)}</text>')
-        out.append(f'<rect class="bar" data-{kind}={attr(r["name"])} data-share="{share!r}" x="{left}" '
-                   f'y="{y + 7}" width="{max(0.0, x(share) - left):.1f}" height="{row - 14}" '
-                   f'fill="{colours[kind]}"><title>{text(label)}: {text(figures)}, {r["count"]} of {s.games} '
-                   f'games</title></rect>')
-        if even is not None:
-            out.append(f'<line class="even" x1="{x(even):.1f}" y1="{y + 3}" x2="{x(even):.1f}" y2="{y + row - 3}" '
-                       f'stroke="#888888" stroke-dasharray="4 3"/>')
-        out.append(f'<g class="ci95" stroke="#111111" stroke-width="1.5">'
-                   f'<line x1="{x(low):.1f}" y1="{mid:.1f}" x2="{x(high):.1f}" y2="{mid:.1f}"/>'
-                   f'<line x1="{x(low):.1f}" y1="{mid - 6:.1f}" x2="{x(low):.1f}" y2="{mid + 6:.1f}"/>'
-                   f'<line x1="{x(high):.1f}" y1="{mid - 6:.1f}" x2="{x(high):.1f}" y2="{mid + 6:.1f}"/></g>')
-        out.append(f'<text x="{left + width + 10}" y="{mid + 4:.1f}">{text(figures)}</text>')
+    for i, mark in enumerate(marks):
+        second = mark[0] != marks[0][0]
+        y = pad_top + row * i + (gap if second else 0)
+        if second and marks[i - 1][0] == marks[0][0] and heading:
+            out.append(f'<text x="8" y="{y - 8}" font-weight="bold">{text(heading)}</text>')
+        colour = COLOURS[i % cycle % len(COLOURS)] if cycle else COLOURS[int(second)]
+        out += _bar(mark, y, row, x, left, width, games, colour)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _bar(mark: Mark, y: float, row: int, x: Callable[[float], float], left: int, width: int, games: int,
+         colour: str) -> list[str]:
+    """The SVG of one bar: its label, the bar, its even share, its whisker and its figures."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from ...reports.safetext import xml_safe
+
+    kind, label, even, r = mark
+    share, (low, high) = float(r["share"]), r["ci95"]
+    mid = y + row / 2
+    figures = f"{share:.1%} ({low:.1%} - {high:.1%})"
+    said = escape(xml_safe(f"{label}: {figures}, {r['count']} of {games} games"))
+    out = [f'<text x="{left - 10}" y="{mid + 4:.1f}" text-anchor="end">{escape(xml_safe(label))}</text>',
+           f'<rect class="bar" data-{kind}={quoteattr(xml_safe(r["name"]))} data-share="{share!r}" x="{left}" '
+           f'y="{y + 7}" width="{max(0.0, x(share) - left):.1f}" height="{row - 14}" '
+           f'fill="{colour}"><title>{said}</title></rect>']
+    if even is not None:
+        out.append(f'<line class="even" x1="{x(even):.1f}" y1="{y + 3}" x2="{x(even):.1f}" y2="{y + row - 3}" '
+                   f'stroke="#888888" stroke-dasharray="4 3"/>')
+    out.append(f'<g class="ci95" stroke="#111111" stroke-width="1.5">'
+               f'<line x1="{x(low):.1f}" y1="{mid:.1f}" x2="{x(high):.1f}" y2="{mid:.1f}"/>'
+               f'<line x1="{x(low):.1f}" y1="{mid - 6:.1f}" x2="{x(low):.1f}" y2="{mid + 6:.1f}"/>'
+               f'<line x1="{x(high):.1f}" y1="{mid - 6:.1f}" x2="{x(high):.1f}" y2="{mid + 6:.1f}"/></g>')
+    out.append(f'<text x="{left + width + 10}" y="{mid + 4:.1f}">{escape(figures)}</text>')
+    return out

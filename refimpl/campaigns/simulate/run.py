@@ -8,6 +8,7 @@ share it. With ``rotate``, game i seats the policies shifted by i (summary.seat_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ...games import GAMES, kit_of
@@ -25,6 +26,7 @@ class Interrupted(Exception):
     def __init__(self, summary: Summary, signal: str) -> None:
         super().__init__(f"interrupted by {signal} after {summary.games} games")
         self.summary, self.signal = summary, signal
+        self.comparison: Any = None  # a what-if's comparison of the games played (compare.py)
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -45,12 +47,25 @@ def simulation(game: str) -> Simulation:
     return found
 
 
-# One chunk of a run: (game, ruleset, profile, its games' seeds, the run's policies, its first game's index,
-# rotate, fast): all a worker needs, so a chunk can run in another process or on a cluster.
-Chunk = tuple[str, str, Any, list[int], tuple[str, ...], int, bool, bool]
+@dataclass(frozen=True)
+class Variant:
+    """The rules a run's games are played under: a ruleset of the game and a profile of it (None: the spec's
+    chosen values). ``name`` is how reports call it."""
+
+    ruleset: str
+    profile: Any = None
+
+    @property
+    def name(self) -> str:
+        return self.ruleset + (f"+{self.profile.name}" if self.profile is not None else "")
 
 
-def _chunks(game: str, ruleset: str, profile: Any, seed: int, games: int, size: int, policies: tuple[str, ...],
+# One chunk of a run: (game, the variants, its games' seeds, the run's policies, its first game's index, rotate,
+# fast): all a worker needs, so a chunk can run in another process or on a cluster.
+Chunk = tuple[str, tuple[Variant, ...], list[int], tuple[str, ...], int, bool, bool]
+
+
+def _chunks(game: str, variants: tuple[Variant, ...], seed: int, games: int, size: int, policies: tuple[str, ...],
             rotate: bool, fast: bool) -> Iterator[Chunk]:
     """The run's games in chunks of ``size``, their seeds as game_seeds gives them."""
     state = seed
@@ -59,21 +74,79 @@ def _chunks(game: str, ruleset: str, profile: Any, seed: int, games: int, size: 
         for _ in range(min(size, games - first)):
             state, value = splitmix64(state)
             seeds.append(value)
-        yield game, ruleset, profile, seeds, policies, first, rotate, fast
+        yield game, variants, seeds, policies, first, rotate, fast
 
 
-def play_chunk(chunk: Chunk) -> list[Played]:
-    """The games of one chunk, played by the reference (under the chunk's profile): on the game's fast path
-    where it has one for these policies and ``fast`` is on, else through legal_actions and apply."""
-    game, ruleset, profile, seeds, policies, first, rotate, fast = chunk
-    engine = profile.engine() if profile is not None else GAMES[game]
+def play_chunk(chunk: Chunk) -> list[tuple[Played, ...]]:
+    """The games of one chunk, each played under every variant from the same seed (common random numbers): on
+    the game's fast path where it has one for these policies, no profile, and ``fast`` on, else through
+    legal_actions and apply."""
+    game, variants, seeds, policies, first, rotate, fast = chunk
+    engines = [v.profile.engine() if v.profile is not None else GAMES[game] for v in variants]
     sim = simulation(game)
     out = []
     for i, seed in enumerate(seeds):
         seated = seat_policies(policies, first + i, rotate)
-        quick = sim.fast if fast and profile is None and set(seated) <= sim.fast_policies else None
-        out.append(quick(engine, seed, seated) if quick is not None else play(engine, sim, ruleset, seed, seated))
+        played = []
+        for variant, engine in zip(variants, engines):
+            quick = sim.fast if fast and variant.profile is None and set(seated) <= sim.fast_policies else None
+            played.append(quick(engine, seed, seated) if quick is not None
+                          else play(engine, sim, variant.ruleset, seed, seated))
+        out.append(tuple(played))
     return out
+
+
+def checked(game: str, games: int, policies: Iterable[str] | None, jobs: int,
+            variants: Iterable[tuple[str | None, Any]]) -> tuple[tuple[str, ...], tuple[Variant, ...]]:
+    """(every seat's policy, the variants) of a run, checked. Raises SimulateError naming what is allowed."""
+    if game not in GAMES:
+        raise SimulateError(f"unknown game {game!r} (games: {', '.join(sorted(GAMES))})")
+    info, sim = GAMES[game].info, simulation(game)
+    out = []
+    for ruleset, profile in variants:
+        ruleset = ruleset or info.default_ruleset
+        if ruleset not in info.rulesets:
+            raise SimulateError(f"{game} has no ruleset {ruleset!r} (rulesets: {', '.join(info.rulesets)})")
+        if profile is not None and profile.game != game:
+            raise SimulateError(f"the profile {profile.name} is of {profile.game}, not {game}")
+        out.append(Variant(ruleset, profile))
+    seated = tuple(policies) if policies is not None else (sim.default,) * len(info.players)
+    sim.check(info.players, seated)
+    if games < 1 or jobs < 1:
+        raise SimulateError("games and jobs must be at least 1")
+    return seated, tuple(out)
+
+
+def new_summary(game: str, games: int, seed: int, seated: tuple[str, ...], variant: Variant,
+                rotate: bool) -> Summary:
+    """An empty summary of a run of ``game`` under ``variant``."""
+    info, sim = GAMES[game].info, simulation(game)
+    return Summary(game, variant.ruleset, games, seed, seated, info.players, tuple(f.name for f in sim.figures),
+                   tuple(f.meaning for f in sim.figures), info.results,
+                   profile=None if variant.profile is None else variant.profile.name, rotate=rotate,
+                   record={} if info.statistics else None)
+
+
+def play_all(game: str, games: int, seated: tuple[str, ...], variants: tuple[Variant, ...], seed: int, jobs: int,
+             cluster: str | None, rotate: bool, fast: bool,
+             each: Callable[[tuple[str, ...], tuple[Played, ...]], None],
+             progress: Callable[[int, int], None] | None) -> int:
+    """Play the run's games, calling ``each(seats' policies, played under every variant)`` for each, in order
+    of the game's number; returns the games played. Raises KeyboardInterrupt (Ctrl-C, or SIGTERM as
+    processes.Terminated) with the games so far handed to ``each``, or ExecutorError."""
+    # Chunks small enough that a cluster's workers share the load, a lost worker costs little, progress comes in
+    # tenths, and an interrupted run still counts the games of all but its last fraction of a second.
+    size = max(1, min(250 if jobs > 1 or cluster else 10, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
+    chunks = _chunks(game, variants, seed, games, size, seated, rotate, fast)  # drawn as they are played
+    done = 0
+    for (_, _, _, _, first, _, _), played in run_jobs(play_chunk, chunks, jobs, cluster):
+        check_stop()
+        for i, one in enumerate(played):
+            each(seat_policies(seated, first + i, rotate), one)
+        done += len(played)
+        if progress is not None:
+            progress(done, games)
+    return done
 
 
 def simulate(game: str, games: int, policies: Iterable[str] | None = None, seed: int = 0, jobs: int = 1,
@@ -85,41 +158,26 @@ def simulate(game: str, games: int, policies: Iterable[str] | None = None, seed:
     the game's speed path where it has one (False: every game through legal_actions and apply). The summary
     holds only counts and sums, so it is the same whatever finishes first. Raises SimulateError, Interrupted
     (with the games played), or ExecutorError for a cluster that cannot run the jobs."""
-    if game not in GAMES:
-        raise SimulateError(f"unknown game {game!r} (games: {', '.join(sorted(GAMES))})")
-    engine = GAMES[game]
-    info, sim = engine.info, simulation(game)
-    ruleset = ruleset or info.default_ruleset
-    if ruleset not in info.rulesets:
-        raise SimulateError(f"{game} has no ruleset {ruleset!r} (rulesets: {', '.join(info.rulesets)})")
-    if profile is not None and profile.game != game:
-        raise SimulateError(f"the profile {profile.name} is of {profile.game}, not {game}")
-    seated = tuple(policies) if policies is not None else (sim.default,) * len(info.players)
-    sim.check(info.players, seated)
-    if games < 1 or jobs < 1:
-        raise SimulateError("games and jobs must be at least 1")
-    summary = Summary(game, ruleset, games, seed, seated, info.players, tuple(f.name for f in sim.figures),
-                      tuple(f.meaning for f in sim.figures), info.results,
-                      profile=None if profile is None else profile.name, rotate=rotate,
-                      record={} if info.statistics else None)
-    # Chunks small enough that a cluster's workers share the load, a lost worker costs little, progress comes in
-    # tenths, and an interrupted run still counts the games of all but its last fraction of a second.
-    size = max(1, min(250 if jobs > 1 or cluster else 10, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
-    chunks = _chunks(game, ruleset, profile, seed, games, size, seated, rotate, fast)  # drawn as they are played
-    done = 0
+    seated, (variant,) = checked(game, games, policies, jobs, [(ruleset, profile)])
+    summary = new_summary(game, games, seed, seated, variant, rotate)
+    record = GAMES[game].record
+
+    def each(policies_: tuple[str, ...], played: tuple[Played, ...]) -> None:
+        result, length, figures = played[0]
+        summary.add(result, length, figures, policies_)
+        if summary.record is not None:
+            summary.record = record(summary.record, None if result == UNFINISHED else result)
+
     try:
-        for (*_, first, _, _), played in run_jobs(play_chunk, chunks, jobs, cluster):
-            check_stop()
-            for i, (result, length, figures) in enumerate(played):
-                summary.add(result, length, figures, seat_policies(seated, first + i, rotate))
-                if summary.record is not None:
-                    summary.record = engine.record(summary.record, None if result == UNFINISHED else result)
-            done += len(played)
-            if progress is not None:
-                progress(done, games)
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as processes.Terminated
-        acknowledge()
-        signal = "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
-        summary.games, summary.interrupted = done, (signal, games)
-        raise Interrupted(summary, signal) from None
+        play_all(game, games, seated, (variant,), seed, jobs, cluster, rotate, fast, each, progress)
+    except KeyboardInterrupt as exc:
+        raise interrupted(summary, games, exc) from None
     return summary
+
+
+def interrupted(summary: Summary, games: int, exc: KeyboardInterrupt) -> Interrupted:
+    """The Interrupted a run cut short raises: the summary of the games played, and the signal."""
+    acknowledge()
+    signal = "SIGTERM" if isinstance(exc, Terminated) else "SIGINT"
+    summary.games, summary.interrupted = summary.played, (signal, games)
+    return Interrupted(summary, signal)
