@@ -343,3 +343,49 @@ def test_the_what_if_command_writes_text_csv_json_and_one_chart(tmp_path: Path) 
 def test_a_what_if_of_one_variant_given_twice_is_bad_input() -> None:
     result = run("lantern-quay", "--games", "5", "--ruleset", "v1", "--ruleset", "v1", code=2)
     assert "the variant v1 is given twice" in result.output
+
+
+# --- greedy -------------------------------------------------------------------------------------------------
+
+GREEDY = ("beacon-lines", "lantern-quay", "ludo", "black-fog")  # Conquest King: none yet (a ply is ~300 applies)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GREEDY), st.integers(0, 2**32), st.integers(0, 60))
+def test_greedy_plays_a_legal_action_that_no_other_rates_above(game: str, seed: int, steps: int) -> None:
+    """In a position reached by random play, ``greedy`` plays a legal action; where the list is no chance
+    outcome's, no other action's next state rates higher by the game's documented rating."""
+    import random
+
+    from refimpl.games.lantern_quay.kit.simulate import rate
+    from refimpl.games.ludo.kit.simulate import progress
+
+    engine, sim = GAMES[game], simulation(game)
+    state, rng = engine.new_state(None, seed=seed), random.Random(seed)
+    for _ in range(steps):
+        if engine.outcome(state) is not None:
+            break
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    if engine.outcome(state) is not None:
+        return
+    chosen = sim.policy("greedy")(engine, state, random.Random(1))
+    legal = engine.legal_actions(state)
+    assert chosen in legal
+    ratings = {"lantern-quay": (rate, state.phase == "roll") if game == "lantern-quay" else None,
+               "ludo": (progress, getattr(state, "phase", "") == "roll") if game == "ludo" else None}.get(game)
+    if ratings is not None and not ratings[1]:
+        value = ratings[0]
+        assert value(engine, state, engine.apply(state, chosen)) == \
+            max(value(engine, state, engine.apply(state, a)) for a in legal)
+
+
+def test_greedy_beats_random_where_a_game_rewards_it() -> None:
+    """Lantern Quay v0 (each die resolves as it is placed): a greedy keeper lights more lenses than a random one
+    on the same seeds (under v1 nothing resolves before the round's third die, so one ply sees no difference and
+    greedy plays as random does); Ludo: a greedy seat wins more than a random one, seats rotated."""
+    lq = {p: summary_json(simulate("lantern-quay", 300, [p], 3, ruleset="v0")) for p in ("random", "greedy")}
+    lenses = {p: next(f["mean"] for f in d["figures"] if f["name"] == "lenses") for p, d in lq.items()}
+    assert lenses["greedy"] > lenses["random"]
+    ludo = summary_json(simulate("ludo", 200, ["greedy", "random", "greedy", "random"], 3, rotate=True))
+    wins = {r["policy"]: r["count"] for r in ludo["per_policy"]}
+    assert wins["greedy"] > wins["random"]

@@ -39,6 +39,27 @@ def uniform(engine: Any, state: Any, rng: random.Random) -> Any:
 COMMON: Mapping[str, Policy] = {"random": uniform}
 
 
+def one_ply(value: Callable[[Any, Any, Any], float], chance: Callable[[Any, Any], bool]) -> Policy:
+    """A greedy one-ply policy: every action of the legal list is applied, and the one whose next state
+    ``value(engine, state, next)`` rates highest is played (ties: drawn uniformly); where ``chance(engine,
+    state)`` says the list is a chance outcome's (a die), the outcome is drawn uniformly instead (a greedy
+    seat never picks its own die). ``value`` rates for the seat that acts in ``state``."""
+    def policy(engine: Any, state: Any, rng: random.Random) -> Any:
+        actions = engine.legal_actions(state)
+        if chance(engine, state):
+            return rng.choice(actions)
+        best: list[Any] = []
+        top = float("-inf")
+        for action in actions:
+            rated = value(engine, state, engine.apply(state, action))
+            if rated > top:
+                best, top = [action], rated
+            elif rated == top:
+                best.append(action)
+        return rng.choice(best)
+    return policy
+
+
 @dataclass(frozen=True)
 class Figure:
     """A number read off every finished game (``of(engine, state)``), reported as its mean over the run with a

@@ -1,12 +1,36 @@
 """What ``refimpl simulate`` knows of Beacon Lines: both factions claim at once (one action carries both claims,
 BL-TURN-1), so every seat takes the same policy; the figures are each faction's final score (BL-SCORE-1) and the
-rounds played (BL-WIN-1 may end a game before the third)."""
+rounds played (BL-WIN-1 may end a game before the third). ``greedy``: each faction claims the target whose
+claims rate best on average against every claim the other faction may make (its score less the other's right
+after the round): one ply, against a uniform opponent."""
 
 from __future__ import annotations
 
-from ....campaigns.simulate.play import Figure, Simulation
+import random
+from typing import Any
 
-SIMULATION = Simulation(figures=(
+from ....campaigns.simulate.play import Figure, Simulation
+from ..engine import Claim
+
+
+def greedy(engine: Any, state: Any, rng: random.Random) -> Any:
+    """Both factions' claims, each chosen as the module says (ties drawn uniformly, red's first)."""
+    red, blue = (engine.targets(state, f) for f in ("red", "blue"))
+    margin = {}  # (red's target, blue's) -> red's score less blue's right after the round
+    for r in red:
+        for b in blue:
+            scores = engine.scores(engine.apply(state, Claim.of(red=r, blue=b)))
+            margin[r, b] = scores["red"] - scores["blue"]
+    rated_red = {r: sum(margin[r, b] for b in blue) / len(blue) for r in red}
+    rated_blue = {b: -sum(margin[r, b] for r in red) / len(red) for b in blue}
+    chosen = {}
+    for faction, rated in (("red", rated_red), ("blue", rated_blue)):
+        top = max(rated.values())
+        chosen[faction] = rng.choice([t for t, v in rated.items() if v == top])
+    return Claim.of(red=chosen["red"], blue=chosen["blue"])
+
+
+SIMULATION = Simulation(policies={"greedy": greedy}, figures=(
     Figure("red_score", "red's score at the end (BL-SCORE-1)", lambda engine, state: engine.scores(state)["red"]),
     Figure("blue_score", "blue's score at the end (BL-SCORE-1)", lambda engine, state: engine.scores(state)["blue"]),
     Figure("rounds", "rounds played (BL-WIN-1 ends a game early at 4 points with a lead)",

@@ -1,12 +1,23 @@
 """What ``refimpl simulate`` knows of Lantern Quay: one keeper; its results are restored or incomplete
 (LQ-END-1), and the figures are the lenses lit, the modules and the brass left at the end (a ``random`` keeper
-throws fair dice: the legal list offers every ordered roll)."""
+throws fair dice: the legal list offers every ordered roll). ``greedy`` places each die where the state right
+after it rates highest: lenses first, then modules, then brass (100, 10 and 1 points each). Under v1 nothing
+resolves before the round's third die is placed (LQ-TIME-1), so every placement ties and ``greedy`` plays the
+very games ``random`` plays: one ply sees nothing there (the solver's best allocation does)."""
 
 from __future__ import annotations
 
-from ....campaigns.simulate.play import Figure, Simulation
+from typing import Any
 
-SIMULATION = Simulation(figures=(
+from ....campaigns.simulate.play import Figure, Simulation, one_ply
+
+
+def rate(engine: Any, state: Any, after: Any) -> float:
+    """The greedy keeper's rating of a state: 100 a lens, 10 a module, 1 a brass."""
+    return 100.0 * after.lenses + 10.0 * after.modules + after.brass
+
+
+SIMULATION = Simulation(policies={"greedy": one_ply(rate, lambda engine, state: state.phase == "roll")}, figures=(
     Figure("lenses", "lenses lit at the end (three restore the lighthouse, LQ-END-1)",
            lambda engine, state: state.lenses),
     Figure("modules", "modules left at the end", lambda engine, state: state.modules),

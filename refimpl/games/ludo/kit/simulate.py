@@ -1,13 +1,14 @@
 """What ``refimpl simulate`` knows of Ludo: its CPU levels as policies (LD-CPU-1..5: a CPU seat throws from the
-seeded stream and lets its level move), the seat to move, the throws a game took; and a speed path for games
-of CPU levels alone, on one mutable Turn, that plays the very games the plain path plays."""
+seeded stream and lets its level move), ``greedy`` (a fair throw, then the move whose position rates highest by
+``progress``), the seat to move, the throws a game took; and a speed path for games of CPU levels alone, on one
+mutable Turn, that plays the very games the plain path plays."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from ....campaigns.simulate.play import Figure, Played, Policy, Simulation
+from ....campaigns.simulate.play import Figure, Played, Policy, Simulation, one_ply
 from ..board import Turn
 from ..engine import LEVELS, Cpu, Ludo, Roll
 
@@ -19,6 +20,15 @@ def cpu(level: str) -> Policy:
         return Roll() if state.phase == "roll" else Cpu(level)
     play.__doc__ = f"the CPU level {level} (LD-CPU-1..5)"
     return play
+
+
+def progress(engine: Any, state: Any, after: Any) -> float:
+    """The greedy seat's rating of a state: the steps its pieces have gone (a piece in the yard counts 0) less
+    the mean of each other seat's; rated for the seat to move in ``state``."""
+    me = state.turn
+    gone = [sum(max(step, 0) for step in pieces) for pieces in after.pieces]
+    others = [g for seat, g in enumerate(gone) if seat != me]
+    return gone[me] - sum(others) / len(others)
 
 
 def fast(engine: Ludo, seed: int, levels: tuple[str, ...]) -> Played:
@@ -38,7 +48,8 @@ def fast(engine: Ludo, seed: int, levels: tuple[str, ...]) -> Played:
 SIMULATION = Simulation(
     figures=(Figure("throws", "throws of the die a game took (capped at 10,000, LD-END-2)",
                     lambda engine, state: state.throws),),
-    policies={level: cpu(level) for level in LEVELS},
+    policies={**{level: cpu(level) for level in LEVELS},
+              "greedy": one_ply(progress, lambda engine, state: state.phase == "roll")},
     mover=lambda engine, state: engine.info.players[state.turn],
     default="easy",
     fast=fast,
