@@ -27,6 +27,7 @@ from .commands.rule import rule_cmd
 from .commands.serve import serve_cmd
 from .commands.show import show_cmd
 from .commands.simulate import simulate_cmd
+from .commands.solve import solve_cmd
 from .commands.tables import tables_cmd
 from .commands.verify import verify_cmd
 from .errors import Exit, KitError
@@ -119,7 +120,7 @@ def main() -> None:
 
 
 for _command in (games_cmd, replay_cmd, verify_cmd, report_cmd, diff_cmd, show_cmd, fuzz_cmd, mutants_cmd, perft_cmd,
-                 serve_cmd, profile_cmd, simulate_cmd, map_cmd, tables_cmd, rule_cmd):
+                 serve_cmd, profile_cmd, simulate_cmd, solve_cmd, map_cmd, tables_cmd, rule_cmd):
     main.add_command(_command)
 
 

@@ -26,13 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "refimpl" / "schemas" / "output"
 PY = shlex.quote(sys.executable)
 REFERENCE = f"{PY} -m refimpl serve"
-COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "map", "tables", "rule")
+COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "solve", "map", "tables", "rule")
 # machine output that is no command's own --format json: verify --badges DIR, simulate's what-if (two --ruleset)
 OTHER_SCHEMAS = ("badge", "simulate-compare")
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 # Values copied verbatim from the protocol or a trace (a state view, an action, a fuzz case): their keys
 # are the spec's (region ids such as "north-pass"), so the key check does not go inside them.
-VERBATIM = {"expected", "actual", "case", "before", "request", "asked"}  # protocol payload: the game's own keys
+VERBATIM = {"expected", "actual", "case", "before", "request", "asked", "position"}  # the game's own keys
 DISGUISED = re.compile(r"[+\-\u2212\u00b1]?\d|\d+\s*/\s*\d+")
 
 
@@ -152,6 +152,16 @@ def test_simulate_what_if_json() -> None:
     check("simulate-compare", doc)
     for variant in doc["variants"]:
         check("simulate", variant["summary"])
+
+
+LQ_TRACE = str(ROOT / "traces/lantern-quay/draft-order-under-v1.yaml")
+
+
+@pytest.mark.parametrize("args", [["beacon-lines", "--trace", str(ROOT / "traces/beacon-lines/round-1.yaml")],
+                                  ["lantern-quay", "--trace", LQ_TRACE, "--at", "4", "--roll", "6,4,1"]])
+def test_solve_json(args: list[str]) -> None:
+    doc = run_json("solve", *args, "--format", "json")
+    check("solve", doc)
 
 
 def test_map_json_gives_coordinates_as_numbers() -> None:

@@ -70,7 +70,8 @@ class GameKit:
     ``refimpl tables``, and the tables only its spec prints), ``own_chance`` (the judge of a build's own random
     source, ``(driver, ruleset) -> [Verdict]``: harness.ownchance; every game with seeded chance has one),
     ``seed_chance`` (the judge of what its seed promises a build's own chance: harness.seeds), ``explore`` (the
-    fuzzer's hints, a ``campaigns.fuzz.positions.Hints``).
+    fuzzer's hints, a ``campaigns.fuzz.positions.Hints``), ``solve`` (``refimpl solve``: ``(engine, state, roll)
+    -> the solution``, for a game small enough to solve).
     Plain values: ``step_cost`` (what one of its steps costs against the cheapest game's, for ``verify --jobs``)
     and ``aliases`` (other names it is known by).
     """
@@ -85,6 +86,7 @@ class GameKit:
     seed_chance: Part[Callable[..., list[Any]]] | None = None
     explore: Part[Any] | None = None
     simulate: Part[Any] | None = None
+    solve: Part[Any] | None = None
     step_cost: int = 1
     aliases: tuple[str, ...] = field(default=())
 

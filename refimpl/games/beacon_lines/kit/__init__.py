@@ -12,6 +12,7 @@ KIT = GameKit(
     engine=BeaconLines(load_data(INFO.name)),
     picture=part("picture", "draw"),
     simulate=part("simulate", "SIMULATION"),
+    solve=part("solve", "solve"),
     steps=part("steps"),
     tables=part("tables", "TABLES"),
 )

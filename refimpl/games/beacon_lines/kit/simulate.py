@@ -6,11 +6,34 @@ after the round): one ply, against a uniform opponent."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 from ....campaigns.simulate.play import Figure, Simulation
 from ..engine import Claim
+from .solve import Solver
+
+
+@functools.cache
+def _solver(engine: Any) -> Solver:
+    return Solver(engine)  # one a process and engine: its memo is every position solved so far
+
+
+def solved(engine: Any, state: Any, rng: random.Random) -> Any:
+    """``solved``: each faction draws its claim from its optimal mix at the position (kit/solve.py), red's
+    first: play no opponent can exploit."""
+    _, red_mix, blue_mix, red, blue, _ = _solver(engine).matrix(state)
+    return Claim.of(red=_draw(red, red_mix, rng), blue=_draw(blue, blue_mix, rng))
+
+
+def _draw(targets: list[str], mix: list[Any], rng: random.Random) -> str:
+    at, total = rng.random(), 0.0
+    for target, weight in zip(targets, mix):
+        total += float(weight)
+        if at < total:
+            return target
+    return next(t for t, w in zip(reversed(targets), reversed(mix)) if w > 0)
 
 
 def greedy(engine: Any, state: Any, rng: random.Random) -> Any:
@@ -30,7 +53,7 @@ def greedy(engine: Any, state: Any, rng: random.Random) -> Any:
     return Claim.of(red=chosen["red"], blue=chosen["blue"])
 
 
-SIMULATION = Simulation(policies={"greedy": greedy}, figures=(
+SIMULATION = Simulation(policies={"greedy": greedy, "solved": solved}, figures=(
     Figure("red_score", "red's score at the end (BL-SCORE-1)", lambda engine, state: engine.scores(state)["red"]),
     Figure("blue_score", "blue's score at the end (BL-SCORE-1)", lambda engine, state: engine.scores(state)["blue"]),
     Figure("rounds", "rounds played (BL-WIN-1 ends a game early at 4 points with a lead)",

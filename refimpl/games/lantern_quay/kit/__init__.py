@@ -12,6 +12,7 @@ KIT = GameKit(
     engine=LanternQuay(load_data(INFO.name)),
     picture=part("picture", "draw"),
     simulate=part("simulate", "SIMULATION"),
+    solve=part("solve", "solve"),
     steps=part("steps"),
     tables=part("tables", "TABLES"),
     spec_tables=part("tables", "SPEC_TABLES"),

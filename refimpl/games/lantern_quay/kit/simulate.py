@@ -7,9 +7,29 @@ very games ``random`` plays: one ply sees nothing there (the solver's best alloc
 
 from __future__ import annotations
 
+import functools
+import random
 from typing import Any
 
 from ....campaigns.simulate.play import Figure, Simulation, one_ply
+from .solve import Solver
+
+
+@functools.cache
+def _solver(engine: Any) -> Solver:
+    return Solver(engine)  # one a process and engine: its memo is every position solved so far
+
+
+def best(engine: Any, state: Any, rng: random.Random) -> Any:
+    """``best``: a fair roll, then the placement with the highest chance to restore (kit/solve.py; ties drawn
+    uniformly): the policy whose chance the spec's odds table gives, 2236/19683 from the start."""
+    actions = engine.legal_actions(state)
+    if state.phase == "roll":
+        return rng.choice(actions)
+    solver = _solver(engine)
+    rated = [(solver.chance(engine.apply(state, a), "best"), a) for a in actions]
+    top = max(r for r, _ in rated)
+    return rng.choice([a for r, a in rated if r == top])
 
 
 def rate(engine: Any, state: Any, after: Any) -> float:
@@ -17,7 +37,8 @@ def rate(engine: Any, state: Any, after: Any) -> float:
     return 100.0 * after.lenses + 10.0 * after.modules + after.brass
 
 
-SIMULATION = Simulation(policies={"greedy": one_ply(rate, lambda engine, state: state.phase == "roll")}, figures=(
+SIMULATION = Simulation(policies={"greedy": one_ply(rate, lambda engine, state: state.phase == "roll"), "best": best},
+                        figures=(
     Figure("lenses", "lenses lit at the end (three restore the lighthouse, LQ-END-1)",
            lambda engine, state: state.lenses),
     Figure("modules", "modules left at the end", lambda engine, state: state.modules),
