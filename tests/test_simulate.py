@@ -170,9 +170,9 @@ def test_plot_is_svg_only() -> None:
 
 
 @pytest.mark.parametrize(("game", "args", "said"), [
-    ("ludo", ["--seats", "easy,easy,easy,genius"], "unknown policy 'genius' (policies: random, easy, normal, hard)"),
+    ("ludo", ["--seats", "easy,easy,easy,genius"], "unknown policy 'genius' (policies: random, easy, normal, hard,"),
     ("ludo", ["--seats", "easy,easy"], "one policy per seat (4: human, cpu1, cpu2, cpu3)"),
-    ("beacon-lines", ["--seats", "easy"], "unknown policy 'easy' (policies: random)"),
+    ("beacon-lines", ["--seats", "easy"], "unknown policy 'easy' (policies: random, greedy, solved)"),
     ("black-fog", ["--seats", "random,random,random,hard"], "unknown policy 'hard'"),
     ("ludo", ["--ruleset", "v0"], "ludo has no ruleset 'v0' (rulesets: v1)"),
     ("ludo", ["--games", "0"], "0"),

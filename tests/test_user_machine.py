@@ -321,7 +321,8 @@ def test_simulate_interrupted_prints_the_games_played_and_exits_with_the_signal_
     assert proc.returncode == code, err[-2000:]
     doc = json.loads(out)
     assert doc["interrupted"] == {"signal": word, "asked": 1000000}
-    assert 0 < doc["games"] < 1000000 and sum(s["wins"] for s in doc["seats"]) + doc["capped"] == doc["games"]
+    assert 0 < doc["games"] < 1000000 and sum(r["count"] for r in doc["results"]) == doc["games"]
+    assert sum(s["count"] for s in doc["seats"]) + doc["results"][-1]["count"] == doc["games"]  # the rest capped
     assert "Traceback" not in err and "Aborted" not in err
 
 

@@ -1,0 +1,88 @@
+"""``refimpl replay --ruleset v0 --ruleset v1 TRACE`` (issue 45): one route played to its end under each version,
+side by side: where the states part, each field with every version's value, how a version refused a step, and
+each version's result; a profile against the spec's values; the same version twice is bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
+
+from refimpl.cli import main
+from refimpl.games import GAMES
+from refimpl.harness.tracefile import load_trace
+from refimpl.harness.versions import Version, across
+
+ROOT = Path(__file__).resolve().parent.parent
+SAFE_V1 = ROOT / "traces" / "beacon-lines" / "safe-route-v1.yaml"
+
+
+def test_beacon_lines_v1_ends_where_v0_plays_on() -> None:
+    """The beacon worth 2 in v1 (BL-SCORE-2) makes red win after round 2; v0 plays a third round and draws. The
+    third claim is refused under v1 (the game is over) and played under v0."""
+    a = across(load_trace(SAFE_V1), [Version("v0"), Version("v1")])
+    assert a.parted_at == 2 and a.results == {"v0": "draw", "v1": "red"}
+    second = {p.path: p.values for p in a.steps[1].parts}
+    assert second["scores.red"] == {"v0": 3, "v1": 4} and second["result"] == {"v0": None, "v1": "red"}
+    assert a.steps[2].taken == {"v0": "applied", "v1": "rejected game-over"}
+    assert not a.steps[0].parts and "ruleset" not in second
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["beacon-lines", "lantern-quay"]), st.integers(0, 2**32), st.integers(1, 12))
+def test_a_route_under_one_version_twice_never_parts(game: str, seed: int, steps: int) -> None:
+    """A version against itself (the same ruleset under two names: itself and a profile that sets nothing)
+    never parts, and takes every step alike."""
+    import random
+
+    from refimpl.harness.trace import Step, Steps, Trace
+    from refimpl.rulebook.profiles import Profile
+
+    engine, rng = GAMES[game], random.Random(seed)
+    state, actions = engine.new_state("v1"), []
+    for _ in range(steps):
+        legal = engine.legal_actions(state)
+        if not legal:
+            break
+        action = rng.choice(legal)
+        actions.append(engine.action_json(action))
+        state = engine.apply(state, action)
+    trace = Trace(path="drawn", game=game, ruleset="v1", seed=None, setup={}, title="", rules=(), source="",
+                  steps=Steps.of(Step(number=i + 1, line=0, action=a) for i, a in enumerate(actions)))
+    a = across(trace, [Version("v1"), Version("v1", Profile(game, "same"))])
+    assert a.parted_at is None and all(len(set(s.taken.values())) == 1 for s in a.steps)
+    assert len(set(a.results.values())) == 1
+
+
+def test_the_command_shows_the_parting_in_text_and_json(tmp_path: Path) -> None:
+    run = CliRunner().invoke
+    text = run(main, ["replay", "--ruleset", "v0", "--ruleset", "v1", str(SAFE_V1)])
+    assert text.exit_code == 0, text.output
+    assert "the states part after step 2" in text.output and "v1 rejected game-over" in text.output
+    assert "result: v0 draw, v1 red" in text.output
+    doc = json.loads(run(main, ["replay", "--ruleset", "v0", "--ruleset", "v1", str(SAFE_V1), "--format",
+                                "json"]).output)
+    (one,) = doc["versions"]
+    assert one["parted_at"] == 2 and one["results"] == {"v0": "draw", "v1": "red"} and len(one["steps"]) == 3
+
+
+def test_a_profile_is_shown_beside_the_specs_values(tmp_path: Path) -> None:
+    """One --profile: the trace's ruleset under the spec's values, then under the profile (Conquest King with
+    Sparkia's light infantry worth 9 in attack is no change the opening moves show; a route that fights is)."""
+    profile = tmp_path / "slow.yaml"
+    profile.write_text("game: beacon-lines\nname: same\nset: {}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", "--profile", str(profile), str(SAFE_V1)])
+    assert result.exit_code == 0 and "beacon-lines under v1, v1+same" in result.output
+    assert "the states never part" in result.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--ruleset", "v1", "--ruleset", "v1"], "a version is given twice"),
+    (["--ruleset", "v0", "--ruleset", "v9"], "has no ruleset 'v9'"),
+])
+def test_bad_versions_are_exit_2(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(main, ["replay", *args, str(SAFE_V1)])
+    assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
