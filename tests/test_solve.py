@@ -151,3 +151,33 @@ def test_solve_command_and_its_bad_input() -> None:
                          "--at", "999"], "the trace has")):
         bad = run(main, ["solve", *args])
         assert bad.exit_code == 2 and said in bad.output and "Traceback" not in bad.output, (args, bad.output)
+
+
+def test_a_variant_changes_the_solved_chance_and_the_best_play_holds_it(tmp_path: Path) -> None:
+    """Lantern Quay with two lenses to restore (a variant, ``lenses: 2``): solved exactly, and the ``best``
+    policy's restorations under the same profile hold that chance in their interval."""
+    from refimpl.campaigns.solve import solve
+    from refimpl.rulebook.profiles import load_profile
+
+    path = tmp_path / "two.yaml"
+    path.write_text("game: lantern-quay\nname: two-lenses\nset:\n  lenses: 2\n", encoding="utf-8")
+    profile = load_profile(str(path))
+    found = solve("lantern-quay", profile=profile).found
+    assert found["best"] == Fraction(12238, 19683) and found["best"] > Fraction(2236, 19683)
+    doc = summary_json(simulate("lantern-quay", 1200, ["best"], 5, jobs=2, profile=profile))
+    restored = next(r for r in doc["results"] if r["result"] == "restored")
+    assert restored["ci95"][0] <= float(found["best"]) <= restored["ci95"][1]
+
+
+def test_beacon_lines_variants_change_who_wins(tmp_path: Path) -> None:
+    """A win at 3 points with any lead (variants ``win.min_score``, ``win.min_lead``) ends random games sooner
+    than the seed's 4 with a lead of 1: the what-if says so, and the solved value stays 0 (the board is still
+    symmetric)."""
+    from refimpl.campaigns.simulate.compare import compare, differences
+    from refimpl.campaigns.solve import solve
+    from refimpl.rulebook.profiles import Profile
+
+    seed, quick = Profile("beacon-lines", "seed"), Profile("beacon-lines", "quick", {"win.min_score": 3})
+    rows = {r["measure"]: r for r in differences(compare("beacon-lines", 600, [("v1", seed), ("v1", quick)]))}
+    assert rows["rounds"]["difference"] < 0 and rows["rounds"]["real"]
+    assert solve("beacon-lines", profile=quick).found["value"] == 0

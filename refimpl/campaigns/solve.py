@@ -35,11 +35,13 @@ def solvable() -> list[str]:
     return [kit.name for kit in kits() if kit.solve is not None]
 
 
-def position(game: str, ruleset: str | None, trace: str | None, at: int | None) -> tuple[Any, str, str]:
+def position(game: str, ruleset: str | None, trace: str | None, at: int | None,
+             engine: Any = None) -> tuple[Any, str, str]:
     """(the state, its ruleset, where it is in words): the start under ``ruleset``, or the position after step
     ``at`` (default: the last) of ``trace``, played through the reference (a step the rules refuse changes
-    nothing, as in a trace; a restart goes back to the trace's start). Raises SolveError, TraceError."""
-    engine = GAMES[game]
+    nothing, as in a trace; a restart goes back to the trace's start), by ``engine`` (None: the reference's).
+    Raises SolveError, TraceError."""
+    engine = engine if engine is not None else GAMES[game]
     if trace is None:
         name = ruleset or engine.info.default_ruleset
         if name not in engine.info.rulesets:
@@ -66,16 +68,22 @@ def position(game: str, ruleset: str | None, trace: str | None, at: int | None) 
 
 
 def solve(game: str, ruleset: str | None = None, trace: str | None = None, at: int | None = None,
-          roll: tuple[int, ...] | None = None) -> Solution:
-    """The solution of ``game`` from the position ``position`` gives (after ``roll``, where given). Raises
-    SolveError for a game without a solver or input the position refuses, TraceError for a bad trace."""
+          roll: tuple[int, ...] | None = None, profile: Any = None) -> Solution:
+    """The solution of ``game`` from the position ``position`` gives (after ``roll``, where given), under
+    ``profile`` (a rulebook Profile of the game, or None: the spec's values). Raises SolveError for a game
+    without a solver or input the position refuses, TraceError for a bad trace."""
     part = kit_of(game).solve
     if part is None:
         raise SolveError(f"{game} is too large to solve exactly (solved: {', '.join(solvable())}); "
                          f"try refimpl simulate {game}")
-    state, name, where = position(game, ruleset, trace, at)
+    if profile is not None and profile.game != game:
+        raise SolveError(f"the profile {profile.name} is of {profile.game}, not {game}")
+    engine = profile.engine() if profile is not None else GAMES[game]
+    state, name, where = position(game, ruleset, trace, at, engine)
+    if profile is not None:
+        where += f", under the profile {profile.name}"
     try:
-        found = part.load()(GAMES[game], state, roll)
+        found = part.load()(engine, state, roll)
     except (ValueError, IllegalAction) as exc:
         raise SolveError(str(exc)) from None
     return Solution(game, name, where if roll is None else f"{where}, then the roll {list(roll)}", found)

@@ -42,13 +42,16 @@ NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
 @dataclass(frozen=True)
 class Field:
-    """One chosen value: its dotted path in the game's data file, its JSON Schema (the allowed range), what
-    it means and the rules that use it."""
+    """One value a profile may set: its dotted path in the game's data file, its JSON Schema (the allowed range),
+    what it means and the rules that use it. A chosen value (the spec chose it where the seed left it open), or,
+    with ``variant``, a rule change a designer may try: the seed fixes its default, and a build that declares the
+    profile is judged under it like any other (issue 45; each spec's "Variants" section)."""
 
     path: str
     schema: Mapping[str, Any]
     meaning: str
     rules: tuple[str, ...]
+    variant: bool = False
 
 
 def int_range(lo: int, hi: int) -> dict[str, Any]:
@@ -133,7 +136,8 @@ def schema(game: str) -> dict[str, Any]:
     """The JSON Schema of ``game``'s profile file."""
     defaults = default_values(game)
     fields = {f.path: {**f.schema, "default": defaults[f.path],
-                       "description": f"{f.meaning} (chosen; rules {', '.join(f.rules)})"}
+                       "description": f"{f.meaning} ({'a variant of the seed' if f.variant else 'chosen'}; rules "
+                                      f"{', '.join(f.rules)})"}
               for f in fields_of(game)}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -206,7 +210,8 @@ def default_yaml(game: str, ruleset: str | None = None) -> str:
     range and rules as a comment."""
     import yaml
 
-    lines = [f"# The {game} ruleset profile: every value its spec chose. Edit what your build does otherwise,",
+    lines = [f"# The {game} ruleset profile: every value its spec chose, and the variants a designer may try (the",
+             "# seed's rule by default). Edit what your build does otherwise,",
              "# then: refimpl verify --impl CMD --profile THIS-FILE (or refimpl serve --profile THIS-FILE).",
              f"game: {game}", "name: my-profile"]
     if ruleset is not None:
@@ -218,8 +223,9 @@ def default_yaml(game: str, ruleset: str | None = None) -> str:
     lines.append("set:")
     defaults = default_values(game)
     for f in fields:
-        allowed = _range(f.schema)
-        lines.append(f"  # {f.meaning}{f'; {allowed}' if allowed else ''} ({', '.join(f.rules)})")
+        allowed = allowed_range(f.schema)
+        kind = "variant, the seed says this: " if f.variant else ""
+        lines.append(f"  # {kind}{f.meaning}{f'; {allowed}' if allowed else ''} ({', '.join(f.rules)})")
         value = yaml.safe_dump(defaults[f.path], default_flow_style=True, width=1000, sort_keys=False).strip()
         if value.endswith("\n..."):
             value = value[:-4].strip()
@@ -227,7 +233,8 @@ def default_yaml(game: str, ruleset: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _range(s: Mapping[str, Any]) -> str:
+def allowed_range(s: Mapping[str, Any]) -> str:
+    """What a field's schema allows, in words ("1 to 9", "one of a, b"); "" where it says no range."""
     if "enum" in s:
         return "one of " + ", ".join(map(str, s["enum"]))
     if "minimum" in s and "maximum" in s:

@@ -62,7 +62,27 @@ def get_tables(game: str, spec: bool = False) -> dict[str, Callable[[], Table]]:
     found = dict(kit.tables.load())
     if spec and kit.spec_tables is not None:
         found.update(kit.spec_tables.load())
+    if spec:
+        from .profiles import fields_of
+
+        if any(f.variant for f in fields_of(kit.name)):
+            found["variants"] = lambda: variants_table(kit.name)
     return found
+
+
+def variants_table(game: str) -> Table:
+    """The variants of ``game`` a designer may try (profile fields marked ``variant``): the field, what it
+    changes, the seed's value (the default), what a profile may set and the rules it changes."""
+    from .profiles import allowed_range, default_values, fields_of
+
+    defaults = default_values(game)
+    chosen = [f for f in fields_of(game) if f.variant]
+    rows = [[f"`{f.path}`", f.meaning, str(defaults[f.path]), allowed_range(f.schema), ", ".join(f.rules)]
+            for f in chosen]
+    records = [{"field": f.path, "meaning": f.meaning, "seed_value": defaults[f.path], "rules": list(f.rules)}
+               for f in chosen]
+    return Table(["profile field", "what it changes", "the seed's value", "a profile may set", "rules"], rows,
+                 records)
 
 
 BLOCK = re.compile(r"(<!-- table:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)

@@ -82,7 +82,7 @@ def play_chunk(chunk: Chunk) -> list[tuple[Played, ...]]:
     the game's fast path where it has one for these policies, no profile, and ``fast`` on, else through
     legal_actions and apply."""
     game, variants, seeds, policies, first, rotate, fast = chunk
-    engines = [v.profile.engine() if v.profile is not None else GAMES[game] for v in variants]
+    engines = [_engine(game, v.profile) for v in variants]
     sim = simulation(game)
     out = []
     for i, seed in enumerate(seeds):
@@ -94,6 +94,21 @@ def play_chunk(chunk: Chunk) -> list[tuple[Played, ...]]:
                           else play(engine, sim, variant.ruleset, seed, seated))
         out.append(tuple(played))
     return out
+
+
+_ENGINES: dict[str, Any] = {}  # a profile's engine, made once a process (a policy may keep its own memo by it)
+
+
+def _engine(game: str, profile: Any) -> Any:
+    """The reference engine of ``game`` under ``profile`` (None: the registry's), one a process and profile."""
+    if profile is None:
+        return GAMES[game]
+    import json
+
+    key = json.dumps([game, profile.name, profile.values], sort_keys=True, default=str)
+    if key not in _ENGINES:
+        _ENGINES[key] = profile.engine()
+    return _ENGINES[key]
 
 
 def checked(game: str, games: int, policies: Iterable[str] | None, jobs: int,

@@ -14,5 +14,6 @@ KIT = GameKit(
     simulate=part("simulate", "SIMULATION"),
     solve=part("solve", "solve"),
     steps=part("steps"),
+    profile_fields=part("profile", "FIELDS"),
     tables=part("tables", "TABLES"),
 )

@@ -14,6 +14,7 @@ KIT = GameKit(
     simulate=part("simulate", "SIMULATION"),
     solve=part("solve", "solve"),
     steps=part("steps"),
+    profile_fields=part("profile", "FIELDS"),
     tables=part("tables", "TABLES"),
     spec_tables=part("tables", "SPEC_TABLES"),
     explore=part("explore", "HINTS"),
