@@ -389,3 +389,16 @@ def test_greedy_beats_random_where_a_game_rewards_it() -> None:
     ludo = summary_json(simulate("ludo", 200, ["greedy", "random", "greedy", "random"], 3, rotate=True))
     wins = {r["policy"]: r["count"] for r in ludo["per_policy"]}
     assert wins["greedy"] > wins["random"]
+
+
+def test_a_profile_of_the_seeds_values_plays_the_games_of_no_profile() -> None:
+    """Ludo under a profile that sets every variant to the seed's value (so through legal_actions and apply)
+    plays the very games of no profile (the Turn fast path); a variant that enters on a 5 does not."""
+    from refimpl.rulebook.profiles import Profile, default_values
+
+    seed = Profile("ludo", "seed", default_values("ludo"))
+    plain = summary_json(simulate("ludo", 30, LEVELS, 4))
+    same = summary_json(simulate("ludo", 30, LEVELS, 4, profile=seed))
+    assert same == {**plain, "profile": "seed"}
+    five = summary_json(simulate("ludo", 30, LEVELS, 4, profile=Profile("ludo", "five", {"enter_face": 5})))
+    assert five["average_length"] != plain["average_length"]

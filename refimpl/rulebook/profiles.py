@@ -237,6 +237,8 @@ def allowed_range(s: Mapping[str, Any]) -> str:
     """What a field's schema allows, in words ("1 to 9", "one of a, b"); "" where it says no range."""
     if "enum" in s:
         return "one of " + ", ".join(map(str, s["enum"]))
+    if s.get("type") == "boolean":
+        return "true or false"
     if "minimum" in s and "maximum" in s:
         return f"{s['minimum']} to {s['maximum']}" + (" or null" if "null" in s.get("type", []) else "")
     return ""

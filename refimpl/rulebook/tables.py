@@ -6,6 +6,7 @@ a test checks that each block equals what this module renders, so the numbers ar
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ def variants_table(game: str) -> Table:
 
     defaults = default_values(game)
     chosen = [f for f in fields_of(game) if f.variant]
-    rows = [[f"`{f.path}`", f.meaning, str(defaults[f.path]), allowed_range(f.schema), ", ".join(f.rules)]
+    rows = [[f"`{f.path}`", f.meaning, json.dumps(defaults[f.path]), allowed_range(f.schema), ", ".join(f.rules)]
             for f in chosen]
     records = [{"field": f.path, "meaning": f.meaning, "seed_value": defaults[f.path], "rules": list(f.rules)}
                for f in chosen]

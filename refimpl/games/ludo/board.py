@@ -33,6 +33,8 @@ class Board:
     pieces: int
     cap: int
     sixes_void: int
+    enter_face: int  # the lowest face that enters a piece (6 by the seed; a variant may lower it)
+    capture_again: bool  # a capture throws again (never by the seed; a variant)
     dice_xor: int
     decisions_xor: int
     squares: tuple[tuple[int | None, ...], ...]
@@ -60,7 +62,8 @@ class Board:
                              for square in range(track)) for seat in range(n))
         return cls(seats=tuple(data["seats"]), track=track, starts=starts, safe=safe, last_track_step=last,
                    goal=goal, pieces=int(data["pieces"]), cap=int(data["roll_cap"]),
-                   sixes_void=int(data["sixes_void"]), dice_xor=int(data["streams"]["dice_xor"]),
+                   sixes_void=int(data["sixes_void"]), enter_face=int(data["enter_face"]),
+                   capture_again=bool(data["capture_throws_again"]), dice_xor=int(data["streams"]["dice_xor"]),
                    decisions_xor=int(data["streams"]["decisions_xor"]), squares=squares, rivals=rivals,
                    behind=behind)
 

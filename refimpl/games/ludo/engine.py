@@ -98,9 +98,10 @@ class Ludo(Game[State, Action]):
         self.data = data
         self.board = b = Board.from_data(data)
         # Per face, per step (YARD last, so a piece's step indexes it directly): whether a piece there can move
-        # by the face (LD-MOVE-1). From the yard only with a 6 (LD-ROLL-2); otherwise exactly up to home, never
-        # past it (LD-MOVE-2). Other pieces never stop a move: a stack blocks nobody (LD-STACK-1).
-        self.can_move = tuple(tuple(step + face <= b.goal for step in range(b.goal + 1)) + (face == 6,)
+        # by the face (LD-MOVE-1). From the yard only with a 6 (LD-ROLL-2; the variant enter_face lowers it);
+        # otherwise exactly up to home, never past it (LD-MOVE-2). Other pieces never stop a move: a stack blocks
+        # nobody (LD-STACK-1).
+        self.can_move = tuple(tuple(step + face <= b.goal for step in range(b.goal + 1)) + (face >= b.enter_face,)
                               for face in range(7))
         self.piece_numbers = tuple(range(b.pieces))
 
@@ -316,14 +317,16 @@ class Ludo(Game[State, Action]):
             return IllegalAction("game-over", "the game is over")
         return IllegalAction("wrong-phase", f"{self.board.seats[t.turn]} must roll first")
 
-    def land(self, pieces: list[list[int]], seat: int, piece: int, roll: int) -> None:
+    def land(self, pieces: list[list[int]], seat: int, piece: int, roll: int) -> bool:
         """Move the piece in ``pieces`` and send every enemy piece on its landing square to the yard: entering
         onto the start square with a 6 (LD-ROLL-2), else forward by the face (LD-MOVE-1); a whole stack, of
-        every colour, on a loop square that is not safe (LD-CAP-1, LD-SAFE-1, LD-STACK-1)."""
+        every colour, on a loop square that is not safe (LD-CAP-1, LD-SAFE-1, LD-STACK-1). Returns whether it
+        captured."""
         b = self.board
         mine = pieces[seat]
         step = mine[piece] = 0 if mine[piece] == YARD else mine[piece] + roll
         square = b.squares[seat][step]
+        captured = False
         if square is not None and square not in b.safe:
             for other, there, _zone in b.rivals[seat][square]:  # there: the square, in that seat's steps
                 theirs = pieces[other]
@@ -331,17 +334,19 @@ class Ludo(Game[State, Action]):
                     # a capture: the whole stack goes home (LD-CAP-1, LD-STACK-1), and no extra throw follows
                     # for it (LD-CAP-2): what decides a capture's step is cited here, where only a capture runs
                     theirs[:] = [YARD if p == there else p for p in theirs]
+                    captured = True
+        return captured
 
     def _play(self, t: Turn, piece: int) -> None:
         """Make the move; the game ends the moment a seat has every piece home (LD-END-1); only a 6 throws again,
-        never a capture (LD-ROLL-2, LD-CAP-2)."""
+        never a capture (LD-ROLL-2, LD-CAP-2; a capture too under the variant capture_throws_again)."""
         b = self.board
-        self.land(t.pieces, t.turn, piece, t.roll)
+        captured = self.land(t.pieces, t.turn, piece, t.roll)
         mine = t.pieces[t.turn]
         if mine[piece] == b.goal and mine.count(b.goal) == b.pieces:  # the game ends the moment a seat is home
             t.phase, t.roll, t.sixes, t.result, t.options = "over", 0, 0, b.seats[t.turn], None
             return
-        self._end_throw(t, t.roll == 6)
+        self._end_throw(t, t.roll == 6 or captured and b.capture_again)
 
     def _end_throw(self, t: Turn, again: bool) -> None:
         """The throw is over: the same seat rolls again (after a 6) or the next seat rolls, human, cpu1, cpu2,

@@ -13,6 +13,7 @@ KIT = GameKit(
     picture=part("picture", "draw"),
     simulate=part("simulate", "SIMULATION"),
     steps=part("steps"),
+    profile_fields=part("profile", "FIELDS"),
     tables=part("tables", "TABLES"),
     spec_tables=part("tables", "SPEC_TABLES"),
     own_chance=part("chance", "judge_own"),
