@@ -176,6 +176,11 @@ def _another(game: str, path: str, value: Any) -> dict[str, Any]:
         return {path: moved}
     if path == "keeper_start":
         return {path: "0,1"}
+    if isinstance(value, bool):
+        return {path: not value}
+    schema = next(f.schema for f in fields_of(game) if f.path == path)
+    if "enum" in schema:
+        return {path: next(v for v in schema["enum"] if v != value)}
     if isinstance(value, int):
         return {path: value + 1 if value < 12 else value - 1}
     if value is None:

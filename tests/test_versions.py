@@ -86,3 +86,44 @@ def test_a_profile_is_shown_beside_the_specs_values(tmp_path: Path) -> None:
 def test_bad_versions_are_exit_2(args: list[str], said: str) -> None:
     result = CliRunner().invoke(main, ["replay", *args, str(SAFE_V1)])
     assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("ties", "winner", "destroyed", "phase"), [("attacker", "attacker", ["gaias-2"], "play"),
+                                                                   ("defender", "defender", ["sparkia-3"], "play"),
+                                                                   ("again", None, [], "combat")])
+def test_conquest_kings_tie_variant_decides_the_seeds_worked_tie(ties: str, winner: str | None,
+                                                                   destroyed: list[str], phase: str) -> None:
+    """The seed's figure 1 is a tie (7 against 7): the attacker wins it by the seed (CK-ATK-4); under the variant
+    ``ties`` the defender does, or (``again``) nothing is destroyed and the fight waits for another throw."""
+    from refimpl.rulebook.profiles import Profile
+
+    trace = load_trace(ROOT / "traces" / "conquest-king" / "worked-combats.yaml")
+    profile = Profile("conquest-king", ties, {"ties": ties})
+    engine = profile.engine()
+    state = engine.new_state("v1", setup=dict(trace.setup))
+    for step in trace.steps[:2]:
+        state = engine.apply(state, engine.parse_action(step.action))
+    view = engine.view(state)
+    assert view["last_combat"]["winner"] == winner and view["last_combat"]["destroyed"] == destroyed
+    assert view["phase"] == phase
+    a = across(trace, [Version("v1"), Version("v1", profile)])
+    assert a.parted_at == (None if ties == "attacker" else 2)
+
+
+def test_tables_under_a_profile(tmp_path: Path) -> None:
+    path = tmp_path / "again.yaml"
+    path.write_text("game: conquest-king\nname: again\nset:\n  ties: again\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["tables", "conquest-king", "dice", "--profile", str(path)])
+    assert result.exit_code == 0 and "15/30" in result.output
+    other = CliRunner().invoke(main, ["tables", "ludo", "--profile", str(path)])
+    assert other.exit_code == 2 and "a profile of conquest-king, not ludo" in other.output
+
+
+def test_the_dice_table_follows_the_tie_rule() -> None:
+    """``refimpl tables conquest-king dice`` under each tie rule: at an equal base the attacker wins 21 of 36
+    (ties to the attacker), 15 of 36 (to the defender), 15 of the 30 throws that decide (thrown again)."""
+    from refimpl.games.conquest_king.kit.tables import attacker_wins
+
+    assert [attacker_wins(0, t) for t in ("attacker", "defender", "again")] == [(21, 36), (15, 36), (15, 30)]
+    assert all(attacker_wins(d, "again")[1] == 36 - sum(1 for a in range(1, 7) for e in range(1, 7) if d + a == e)
+               for d in range(-6, 6))

@@ -200,7 +200,8 @@ def _side_of(game: Rules, target: Unit, at: tuple[int, int]) -> str:
 def _dice(game: Rules, state: State, a: dict) -> State:
     """Resolve the waiting fight with both dice, one chance action (ruling CK-R7): the higher total wins, a
     tie goes to the attacker (CK-ATK-4), whence the attacker's odds of CK-DICE-1; the target or the striking
-    unit is destroyed, never a supporter (CK-ATK-5). Raises IllegalAction."""
+    unit is destroyed, never a supporter (CK-ATK-5). Under the variant ``ties`` a tie goes to the defender, or
+    (``again``) destroys nothing and the fight waits for another throw. Raises IllegalAction."""
     if state.phase != "combat":
         raise IllegalAction("wrong-phase", "no combat waits for dice")
     rolls = (a["attacker"], a["defender"])
@@ -209,12 +210,19 @@ def _dice(game: Rules, state: State, a: dict) -> State:
     fight = state.fights[0]
     attackers, target = game.participants(state, fight)
     attack, defence = game.bases(state, fight)
-    attacker_wins = attack + rolls[0] >= defence + rolls[1]  # a tie goes to the attacker
+    totals = [attack + rolls[0], defence + rolls[1]]
+    if totals[0] == totals[1] and game.p.ties == "again":  # (a variant: nobody wins, the dice are thrown again)
+        tie: tuple[tuple[str, Any], ...] = (
+            ("kind", fight.kind), ("attackers", [u.id for u in attackers]), ("target", target.id),
+            ("attack", attack), ("defence", defence), ("dice", list(rolls)), ("totals", totals), ("winner", None),
+            ("destroyed", []))
+        return evolve(state, last_combat=tie)
+    attacker_wins = totals[0] > totals[1] or totals[0] == totals[1] and game.p.ties == "attacker"
     loser = target.id if attacker_wins else fight.attacker  # supporters never die defending
     units = tuple(u for u in state.units if u.id != loser)
     report = (("kind", fight.kind), ("attackers", [u.id for u in attackers]), ("target", target.id),
               ("attack", attack), ("defence", defence), ("dice", list(rolls)),
-              ("totals", [attack + rolls[0], defence + rolls[1]]),
+              ("totals", totals),
               ("winner", "attacker" if attacker_wins else "defender"), ("destroyed", [loser]))
     rest = tuple(f for f in state.fights[1:] if f.attacker != loser and f.target != loser)
     state = evolve(state, units=units, fights=rest, last_combat=report)

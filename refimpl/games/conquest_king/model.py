@@ -83,6 +83,7 @@ class Profile:
     units: dict[str, dict[str, Any]]
     directions: dict[str, int]
     lobby: dict[str, Any]
+    ties: str = "attacker"  # who wins equal totals: attacker (the seed, CK-ATK-4), or a variant's defender or again
     gates: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     @classmethod
@@ -94,7 +95,8 @@ class Profile:
                 letters={t["letter"]: name for name, t in data["terrain"].items()},
                 cost={name: t["cost"] for name, t in data["terrain"].items()},
                 modifier={name: int(t["modifier"]) for name, t in data["terrain"].items()},
-                units=dict(data["units"]), directions=dict(data["directions"]), lobby=dict(data["lobby"]))
+                units=dict(data["units"]), directions=dict(data["directions"]), lobby=dict(data["lobby"]),
+                ties=str(data["ties"]))
         for side, (cx, cy) in p.castles.items():
             p.gates[side] = tuple(sorted((cx + dx, cy + dy) for dx, dy in STEPS.values()
                                          if 0 <= cx + dx < p.width and 0 <= cy + dy < p.height))

@@ -1,5 +1,5 @@
 """The values Conquest King's spec leaves to a builder, each a profile field (specs/conquest-king.md,
-rulebook/profiles.py)."""
+rulebook/profiles.py), and its variant: who wins a tie (the seed: the attacker)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ _ATTACK_FROM_SEED = ("light-infantry", "heavy-infantry")  # §7 figures 1 and 2:
 
 FIELDS: tuple[Field, ...] = (
     Field("first", {"enum": ["sparkia", "gaias"]}, "the side that deploys and moves first", ("CK-R3",)),
+    Field("ties", {"enum": ["attacker", "defender", "again"]},
+          "who wins a fight whose totals are equal: the attacker, the defender, or nobody (thrown again)",
+          ("CK-ATK-4", "CK-DICE-1"), variant=True),
     Field("map.width", int_range(4, 40), "columns of the map", ("CK-R1",)),
     Field("map.height", int_range(4, 40), "rows of the map", ("CK-R1",)),
     Field("map.castles.sparkia", {"type": "array", "prefixItems": [int_range(0, 39), int_range(0, 39)], "minItems": 2,

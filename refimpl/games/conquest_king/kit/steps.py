@@ -137,7 +137,7 @@ def ck_wait(play: Play, n: str) -> None:
 def ck_enumerate(diff: str) -> int:
     from .tables import attacker_wins
 
-    return attacker_wins(int(diff))
+    return attacker_wins(int(diff))[0]
 
 
 @then(regex(r"^the attacker wins (?P<wins>\d+) of 36, (?P<percent>\d+)%$"))

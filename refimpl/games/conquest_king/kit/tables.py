@@ -17,20 +17,25 @@ def _conquest() -> ConquestKing:
     return cast(ConquestKing, GAMES[INFO.name])
 
 
-def attacker_wins(difference: int) -> int:
-    """Of the 36 throws of the two dice, how many the attacker wins at this base difference
-    (attack base minus defence base; a tie goes to the attacker): the table of CK-DICE-1."""
-    return sum(1 for a in range(1, 7) for d in range(1, 7) if difference + a >= d)
+def attacker_wins(difference: int, ties: str = "attacker") -> tuple[int, int]:
+    """(the throws the attacker wins, the throws that decide the fight) of the 36 throws of the two dice at this
+    base difference (attack base minus defence base): the table of CK-DICE-1, where a tie goes to the attacker;
+    under the variant ``ties``, to the defender, or (``again``) a tie decides nothing and is thrown again, so the
+    attacker's chance is its wins over the throws that decide."""
+    throws = [(difference + a, d) for a in range(1, 7) for d in range(1, 7)]
+    wins = sum(1 for a, d in throws if a > d or a == d and ties == "attacker")
+    return wins, 36 - sum(1 for a, d in throws if a == d) if ties == "again" else 36
 
 
 def _conquest_dice() -> Table:
 
+    ties = _conquest().p.ties
     rows, records = [], []
     for diff in range(5, -7, -1):
-        wins = attacker_wins(diff)
+        wins, of = attacker_wins(diff, ties)
         label = "±0" if diff == 0 else f"{diff:+d}".replace("-", "−")
-        rows.append([label, f"{wins}/36", f"{math.floor(100 * wins / 36 + 0.5)}%"])
-        records.append({"base_difference": diff, "attacker_wins": fraction(wins, 36)})
+        rows.append([label, f"{wins}/{of}", f"{math.floor(100 * wins / of + 0.5)}%"])
+        records.append({"base_difference": diff, "attacker_wins": fraction(wins, of)})
     return Table(["base difference", "attacker wins", "chance"], rows, records)
 
 
