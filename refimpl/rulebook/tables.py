@@ -57,18 +57,20 @@ def get_tables(game: str, spec: bool = False) -> dict[str, Callable[[], Table]]:
         kit = kit_of(game)
     except KeyError:
         kit = None
+    if kit is not None and spec:
+        from .profiles import fields_of
+
+        found = dict(kit.tables.load()) if kit.tables is not None else {}
+        if kit.spec_tables is not None:
+            found.update(kit.spec_tables.load())
+        if any(f.variant for f in fields_of(kit.name)):
+            name = kit.name
+            found["variants"] = lambda: variants_table(name)
+        return found
     if kit is None or kit.tables is None:
         raise BadSetup("unknown-game",
                        f"no tables for {game!r} (games with tables: {', '.join(games_with_tables())})")
-    found = dict(kit.tables.load())
-    if spec and kit.spec_tables is not None:
-        found.update(kit.spec_tables.load())
-    if spec:
-        from .profiles import fields_of
-
-        if any(f.variant for f in fields_of(kit.name)):
-            found["variants"] = lambda: variants_table(kit.name)
-    return found
+    return dict(kit.tables.load())
 
 
 def variants_table(game: str) -> Table:
@@ -104,7 +106,7 @@ def write_specs(root: str = ".") -> list[str]:
     from pathlib import Path
 
     changed = []
-    for game in games_with_tables():
+    for game in [kit.name for kit in kits()]:  # (a game without tables may still have its variants')
         path = Path(root) / GAMES[game].info.spec
         old = path.read_text(encoding="utf-8")
         new = sync_spec(game, old)

@@ -1,4 +1,5 @@
-"""The values Black Fog's spec leaves to a builder, each a profile field (specs/black-fog.md, rulebook/profiles.py)."""
+"""The values Black Fog's spec leaves to a builder, each a profile field (specs/black-fog.md, rulebook/profiles.py),
+and the variants a designer may try: the map's apple trees and water, the keepers' actions and what they carry."""
 
 from __future__ import annotations
 
@@ -21,4 +22,12 @@ FIELDS: tuple[Field, ...] = (
                                 "properties": {"species": {"type": "string"}, "at": _TILE}}},
           "the animals at the start and their tiles (q,r)", ("BF-R11",)),
     Field("keeper_start", _TILE, "the tile every keeper starts on (q,r)", ("BF-R11",)),
+    Field("apple_trees_per_ring", int_range(0, 6), "apple trees in every ring but the house and the outer ring",
+          ("BF-MAP-2",), variant=True),
+    Field("water_per_tiles", int_range(3, 60), "one water tile per this many tiles of a ring (more: less water)",
+          ("BF-MAP-3",), variant=True),
+    Field("actions_per_keeper", int_range(1, 9), "main actions each keeper takes a round", ("BF-ACT-1",),
+          variant=True),
+    Field("tame_capacity", int_range(1, 9), "what a keeper may hold, in animal sizes (small 1, medium 2, large 3)",
+          ("BF-TAME-1",), variant=True),
 )
