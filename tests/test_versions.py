@@ -127,3 +127,21 @@ def test_the_dice_table_follows_the_tie_rule() -> None:
     assert [attacker_wins(0, t) for t in ("attacker", "defender", "again")] == [(21, 36), (15, 36), (15, 30)]
     assert all(attacker_wins(d, "again")[1] == 36 - sum(1 for a in range(1, 7) for e in range(1, 7) if d + a == e)
                for d in range(-6, 6))
+
+
+def test_map_and_perft_follow_a_profiles_variants(tmp_path: Path) -> None:
+    """``refimpl map --profile``: a drawn Black Fog map with one apple tree a ring has 4 (rings 2 to 5), the
+    seed's 3 a ring 12; ``refimpl perft --profile``: Beacon Lines over in one round has no second claim."""
+    run = CliRunner().invoke
+    trees = tmp_path / "trees.yaml"
+    trees.write_text("game: black-fog\nname: sparse\nset:\n  apple_trees_per_ring: 1\n", encoding="utf-8")
+    drawn = {p: json.loads(run(main, ["map", "--seed", "3", "--format", "json",
+                                      *(["--profile", str(trees)] if p else [])]).output) for p in (False, True)}
+    assert {p: len(d["apple"]) for p, d in drawn.items()} == {False: 12, True: 4}
+    short = tmp_path / "short.yaml"
+    short.write_text("game: beacon-lines\nname: short\nset:\n  rounds: 1\n", encoding="utf-8")
+    plain = run(main, ["perft", "beacon-lines", "--depth", "2", "--format", "json"]).output
+    one = run(main, ["perft", "beacon-lines", "--depth", "2", "--format", "json", "--profile", str(short)]).output
+    assert plain != one and '"nodes": 0' not in plain
+    bad = run(main, ["map", "--profile", str(short)])
+    assert bad.exit_code == 2 and "a profile of beacon-lines, not black-fog" in bad.output
