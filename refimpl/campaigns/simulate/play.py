@@ -80,7 +80,9 @@ class Simulation:
     ``default``: the policy of every seat when none is given. ``fast``: a speed path, ``fast(engine, seed,
     policies) -> Played``, for runs whose every seat has a policy in ``fast_policies`` and no profile; it must
     give the very games the plain path gives (a test holds it to that). ``cap``: actions after which a game is
-    stopped, its result ``unfinished``."""
+    stopped, its result ``unfinished``. ``chance``: whether a state's legal list is a chance outcome's (a die), which
+    ``refimpl play`` throws for the player; ``undo``: whether a player may take a move back (not where the spec
+    forbids it)."""
 
     figures: tuple[Figure, ...] = ()
     policies: Mapping[str, Policy] = field(default_factory=dict)
@@ -89,6 +91,8 @@ class Simulation:
     fast: Callable[[Any, int, tuple[str, ...]], Played] | None = None
     fast_policies: frozenset[str] = frozenset()
     cap: int = 50_000
+    chance: Callable[[Any, Any], bool] | None = None
+    undo: bool = True
 
     def names(self) -> tuple[str, ...]:
         """Every policy a seat of this game may be given."""

@@ -17,7 +17,7 @@ def _count(status: str, size: str) -> Any:
 
 SIMULATION = Simulation(policies={"greedy": one_ply(lambda engine, state, after: engine.score(after)["total"],
                                                     lambda engine, state: engine.pending(state) == "roll")},
-                        figures=(
+                        chance=lambda engine, state: engine.pending(state) == "roll", figures=(
     *(Figure(f"{status}_{size}", f"{size} animals {status} at the end", _count(status, size))
       for status in ("saved", "lost") for size in ("small", "medium", "large")),
     Figure("keepers_lost", "keepers the fog took", lambda engine, state: sum(k.lost for k in state.keepers)),

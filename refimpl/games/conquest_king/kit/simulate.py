@@ -13,7 +13,7 @@ def _by(how: str) -> Figure:
                   lambda engine, state: float(state.result is not None and state.result[1] == how))
 
 
-SIMULATION = Simulation(figures=(
+SIMULATION = Simulation(chance=lambda engine, state: state.phase == "combat", figures=(
     _by("king"), _by("gates"),
     Figure("turns", "turns played", lambda engine, state: state.turn),
 ))

@@ -38,7 +38,7 @@ def rate(engine: Any, state: Any, after: Any) -> float:
 
 
 SIMULATION = Simulation(policies={"greedy": one_ply(rate, lambda engine, state: state.phase == "roll"), "best": best},
-                        figures=(
+                        chance=lambda engine, state: state.phase == "roll", figures=(
     Figure("lenses", "lenses lit at the end (three restore the lighthouse, LQ-END-1)",
            lambda engine, state: state.lenses),
     Figure("modules", "modules left at the end", lambda engine, state: state.modules),

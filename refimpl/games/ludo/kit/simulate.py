@@ -54,4 +54,6 @@ SIMULATION = Simulation(
     default="easy",
     fast=fast,
     fast_policies=frozenset(LEVELS),
+    chance=lambda engine, state: state.phase == "roll",
+    undo=False,  # LD-HELP-1: the game has no undo
 )
