@@ -147,8 +147,9 @@ def test_simulate_json() -> None:
 
 
 def test_simulate_what_if_json() -> None:
-    doc = run_json("simulate", "beacon-lines", "--games", "40", "--ruleset", "v0", "--ruleset", "v1", "--format",
-                   "json")
+    doc = run_json("simulate", "beacon-lines", "--games", "400", "--ruleset", "v0", "--ruleset", "v1", "--format",
+                   "json", "--until-decided", "result=red:0.05")
+    assert doc["sequential"]["decision"] == "H1"
     check("simulate-compare", doc)
     for variant in doc["variants"]:
         check("simulate", variant["summary"])

@@ -402,3 +402,60 @@ def test_a_profile_of_the_seeds_values_plays_the_games_of_no_profile() -> None:
     assert same == {**plain, "profile": "seed"}
     five = summary_json(simulate("ludo", 30, LEVELS, 4, profile=Profile("ludo", "five", {"enter_face": 5})))
     assert five["average_length"] != plain["average_length"]
+
+
+# --- until decided (SPRT) -----------------------------------------------------------------------------------
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-1, 1), min_size=2, max_size=200), st.sampled_from([0.02, 0.05, -0.1]))
+def test_the_sequential_llr_is_the_normal_approximation(diffs: list[int], delta: float) -> None:
+    """LLR = n delta (mean - delta/2) / s^2 with the sample variance; 0 while every difference is alike; H1 at or
+    above log((1-beta)/alpha), H0 at or below log(beta/(1-alpha))."""
+    import math
+
+    from refimpl.campaigns.simulate.sequential import Sprt
+
+    test = Sprt("result=x", delta)
+    n, mean = len(diffs), sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    llr = test.llr(sum(diffs), sum(d * d for d in diffs), n)
+    assert llr == (0.0 if var == 0 else pytest.approx(n * delta * (mean - delta / 2) / var, rel=1e-9, abs=1e-9))
+    low, high = test.bounds
+    assert (low, high) == (pytest.approx(math.log(0.05 / 0.95)), pytest.approx(math.log(0.95 / 0.05)))
+    assert test.decide(high) == "H1" and test.decide(low) == "H0" and test.decide(0.0) is None
+
+
+def test_a_what_if_until_decided_stops_at_a_look_and_says_so() -> None:
+    """Beacon Lines v0 against v1 (red wins some 15 points more often under v1): H1 at one of the looks, long
+    before the most games; every variant's summary counts the games played; the same decision with two jobs."""
+    from refimpl.campaigns.simulate.compare import compare, comparison_json
+    from refimpl.campaigns.simulate.sequential import Sprt
+
+    test = Sprt("result=red", 0.05)
+    one = compare("beacon-lines", 20000, [("v0", None), ("v1", None)], until=test)
+    assert one.sequential is not None and one.sequential.decision == "H1"
+    assert one.sequential.games % test.every == 0 and one.sequential.games < 20000
+    assert all(s.games == s.played == one.sequential.games for s in one.summaries)
+    two = compare("beacon-lines", 20000, [("v0", None), ("v1", None)], jobs=2, until=test)
+    assert comparison_json(two) == comparison_json(one)
+
+
+def test_variants_that_never_differ_stay_undecided() -> None:
+    from refimpl.campaigns.simulate.compare import compare
+    from refimpl.campaigns.simulate.sequential import Sprt
+    from refimpl.rulebook.profiles import Profile
+
+    c = compare("lantern-quay", 200, [("v1", None), ("v1", Profile("lantern-quay", "same"))],
+                until=Sprt("lenses", 0.1))
+    assert c.sequential is not None and (c.sequential.decision, c.sequential.games) == ("undecided", 200)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--ruleset", "v0", "--ruleset", "v1", "--until-decided", "lenses"], "give MEASURE:DELTA"),
+    (["--ruleset", "v0", "--ruleset", "v1", "--until-decided", "lenses:0"], "give MEASURE:DELTA"),
+    (["--until-decided", "lenses:0.1"], "a what-if of two variants"),
+    (["--ruleset", "v0", "--ruleset", "v1", "--until-decided", "score:0.1"], "a measure of the game"),
+])
+def test_until_decided_bad_input_is_exit_2(args: list[str], said: str) -> None:
+    result = run("lantern-quay", "--games", "50", *args, code=2)
+    assert said in result.output and "Traceback" not in result.output

@@ -40,13 +40,16 @@ from .options import cluster_option, fail, load_profiles, profile_option
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
               help="Also write a chart of the win rates (or results; for a what-if, each variant's) with their 95% "
                    "intervals as SVG (SVG only).")
+@click.option("--until-decided", "until", default=None, metavar="MEASURE:DELTA",
+              help="A what-if of two variants: stop once a sequential test (SPRT) decides whether MEASURE (e.g. "
+                   "result=red) differs by DELTA or not at all; --games is the most it plays.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr (else: a bar on a terminal, a line every "
                                             "10% of the games otherwise).")
 @profile_option
 @cluster_option
 def simulate_cmd(game: str, n: int, seats: str | None, rulesets: tuple[str, ...], seed: int, jobs: int,
-                 rotate: bool, fmt: str, plot: str | None, quiet: bool, profile_files: tuple[str, ...],
-                 cluster: str | None) -> None:
+                 rotate: bool, fmt: str, plot: str | None, until: str | None, quiet: bool,
+                 profile_files: tuple[str, ...], cluster: str | None) -> None:
     """Play whole games between policies (uniform random, or the game's CPU levels) and print who won, every
     result and the game's figures, each with a 95% confidence interval. Two --ruleset or --profile or more (each
     ruleset under each profile): the same games under each, every figure side by side and each difference from
@@ -64,11 +67,21 @@ def simulate_cmd(game: str, n: int, seats: str | None, rulesets: tuple[str, ...]
     if plot is not None and not plot.lower().endswith(".svg"):
         fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")
     variants = [(r, p) for r in (rulesets or (None,)) for p in (profiles or [None])]
+    test = None
+    if until is not None:
+        from ..campaigns.simulate.sequential import parse
+
+        try:
+            test = parse(until)
+        except ValueError as exc:
+            fail(str(exc))
+        if len(variants) != 2:
+            fail("--until-decided is for a what-if of two variants: give --ruleset or --profile twice")
     bar = _progress(game, quiet)
     code, result = Exit.CONFORMS, None
     try:
         with scope():  # SIGTERM ends the run like Ctrl-C, and the job processes with it
-            result = _run(game, n, policies, seed, jobs, bar, cluster, rotate, variants)
+            result = _run(game, n, policies, seed, jobs, bar, cluster, rotate, variants, test)
     except (SimulateError, ExecutorError) as exc:
         fail(str(exc))
     except Interrupted as exc:
@@ -85,14 +98,14 @@ def simulate_cmd(game: str, n: int, seats: str | None, rulesets: tuple[str, ...]
 
 def _run(game: str, n: int, policies: tuple[str, ...] | None, seed: int, jobs: int,
          bar: Callable[[int, int], None] | None, cluster: str | None, rotate: bool,
-         variants: list[tuple[str | None, Any]]) -> Any:
-    """A summary of one variant's run, or a comparison of several."""
+         variants: list[tuple[str | None, Any]], test: Any = None) -> Any:
+    """A summary of one variant's run, or a comparison of several (until ``test`` decides, if given)."""
     from ..campaigns.simulate import compare, simulate
 
     if len(variants) == 1:
         ruleset, profile = variants[0]
         return simulate(game, n, policies, seed, jobs, bar, cluster, rotate, ruleset, profile)
-    return compare.compare(game, n, variants, policies, seed, jobs, bar, cluster, rotate)
+    return compare.compare(game, n, variants, policies, seed, jobs, bar, cluster, rotate, until=test)
 
 
 def _write(result: Any, fmt: str, plot: str | None) -> None:

@@ -15,7 +15,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
@@ -34,7 +34,8 @@ class ExecutorError(KitError):
 
 
 def run_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1, cluster: str | None = None,
-             initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()) -> Iterator[tuple[T, R]]:
+             initializer: Callable[..., None] | None = None,
+             initargs: tuple[Any, ...] = ()) -> Generator[tuple[T, R], None, None]:
     """``(item, fn(item))`` for every item, in the order they finish; ``jobs`` processes at once (1: in
     this process, in order), or on the Dask cluster whose scheduler is at ``cluster``
     (``tcp://host:port``). Stopping the iteration (or Ctrl-C) cancels the jobs not yet started. Local worker

@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 from ...games import GAMES
 from .play import UNFINISHED, Played, SimulateError
 from .run import Interrupted, Variant, checked, interrupted, new_summary, play_all
+from .sequential import Decision, Sprt
 from .summary import Summary, mean_interval
 
 REAL = 0.05  # a difference whose p-value is below this is reported as real
@@ -35,6 +36,7 @@ class Comparison:
     summaries: list[Summary]
     measures: tuple[str, ...]
     paired: list[dict[str, tuple[float, float]]] = field(default_factory=list)
+    sequential: Decision | None = None  # where a sequential test stopped the run (sequential.py)
 
 
 def measures_of(summary: Summary) -> tuple[str, ...]:
@@ -49,10 +51,12 @@ def _values(summary: Summary, played: Played) -> tuple[float, ...]:
 
 def compare(game: str, games: int, variants: Iterable[tuple[str | None, Any]], policies: Iterable[str] | None = None,
             seed: int = 0, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-            cluster: str | None = None, rotate: bool = False, fast: bool = True) -> Comparison:
+            cluster: str | None = None, rotate: bool = False, fast: bool = True,
+            until: Sprt | None = None) -> Comparison:
     """Play ``games`` games of ``game`` under every variant ((ruleset or None, profile or None), at least two),
-    each from the same seed, and pair them. Raises SimulateError, Interrupted (its summary the first variant's,
-    the comparison so far on ``comparison``) or ExecutorError."""
+    each from the same seed, and pair them; with ``until`` (two variants), stop once its sequential test decides
+    (``--games`` the most). Raises SimulateError, Interrupted (its summary the first variant's, the comparison so
+    far on ``comparison``) or ExecutorError."""
     seated, chosen = checked(game, games, policies, jobs, variants)
     if len(chosen) < 2:
         raise SimulateError("a what-if needs two variants or more: give --ruleset or --profile twice or more")
@@ -64,8 +68,11 @@ def compare(game: str, games: int, variants: Iterable[tuple[str | None, Any]], p
     out = Comparison(game, chosen, summaries, measures_of(summaries[0]))
     out.paired = [{m: (0.0, 0.0) for m in out.measures} for _ in chosen[1:]]
     record = GAMES[game].record
+    if until is not None and (len(chosen) != 2 or until.measure not in out.measures):
+        raise SimulateError(f"--until-decided needs two variants and a measure of the game "
+                            f"({', '.join(out.measures)}); got {until.measure!r} with {len(chosen)} variants")
 
-    def each(policies_: tuple[str, ...], played: tuple[Played, ...]) -> None:
+    def each(policies_: tuple[str, ...], played: tuple[Played, ...]) -> bool:
         base = _values(summaries[0], played[0])
         for k, (summary, one) in enumerate(zip(summaries, played)):
             result, length, figures = one
@@ -78,9 +85,15 @@ def compare(game: str, games: int, variants: Iterable[tuple[str | None, Any]], p
                     d = mine - theirs
                     total, squares = sums[name]
                     sums[name] = (total + d, squares + d * d)
+        return until is not None and _looked(out, until, summaries[0].played)
 
     try:
         play_all(game, games, seated, chosen, seed, jobs, cluster, rotate, fast, each, progress)
+        if until is not None and out.sequential is None:
+            n = summaries[0].played
+            out.sequential = Decision(until, "undecided", n, until.llr(*out.paired[0][until.measure], n))
+        for summary in summaries:
+            summary.games = summary.played
     except KeyboardInterrupt as exc:
         for summary in summaries[1:]:
             summary.games = summary.played
@@ -88,6 +101,17 @@ def compare(game: str, games: int, variants: Iterable[tuple[str | None, Any]], p
         error.comparison = out
         raise error from None
     return out
+
+
+def _looked(out: Comparison, test: Sprt, n: int) -> bool:
+    """After game ``n``: at a look (every ``test.every`` games), whether the test decides (noted on ``out``)."""
+    if n % test.every:
+        return False
+    llr = test.llr(*out.paired[0][test.measure], n)
+    decision = test.decide(llr)
+    if decision is not None:
+        out.sequential = Decision(test, decision, n, llr)
+    return decision is not None
 
 
 class DifferenceRow(TypedDict):
@@ -149,6 +173,8 @@ def comparison_text(c: Comparison) -> str:
         p = "-" if r["p_value"] is None else f"{r['p_value']:.3g}"
         lines.append(f"{r['variant']:>{width}} {r['measure']:24} {r['difference']:+.4f} ({low:+.4f} - {high:+.4f})"
                      f"  p {p}{'  *' if r['real'] else ''}")
+    if c.sequential is not None:
+        lines += ["", c.sequential.words()]
     return "\n".join(lines) + "\n"
 
 
@@ -161,7 +187,15 @@ def comparison_json(c: Comparison) -> dict[str, object]:
     return {"game": c.game, "games": c.summaries[0].played, "method": "paired z-test on game-by-game differences "
             "under common random numbers (the same seeds); real at p < 0.05",
             "variants": [{"name": v.name, "summary": summary_json(s)} for v, s in zip(c.variants, c.summaries)],
-            "differences": differences(c)}
+            "differences": differences(c), "sequential": _sequential_json(c.sequential)}
+
+
+def _sequential_json(d: Decision | None) -> dict[str, object] | None:
+    if d is None:
+        return None
+    t = d.test
+    return {"measure": t.measure, "delta": t.delta, "alpha": t.alpha, "beta": t.beta, "every": t.every,
+            "decision": d.decision, "games": d.games, "llr": d.llr, "bounds": list(t.bounds)}
 
 
 def comparison_csv(c: Comparison) -> str:

@@ -144,23 +144,34 @@ def new_summary(game: str, games: int, seed: int, seated: tuple[str, ...], varia
 
 def play_all(game: str, games: int, seated: tuple[str, ...], variants: tuple[Variant, ...], seed: int, jobs: int,
              cluster: str | None, rotate: bool, fast: bool,
-             each: Callable[[tuple[str, ...], tuple[Played, ...]], None],
+             each: Callable[[tuple[str, ...], tuple[Played, ...]], bool | None],
              progress: Callable[[int, int], None] | None) -> int:
-    """Play the run's games, calling ``each(seats' policies, played under every variant)`` for each, in order
-    of the game's number; returns the games played. Raises KeyboardInterrupt (Ctrl-C, or SIGTERM as
-    processes.Terminated) with the games so far handed to ``each``, or ExecutorError."""
+    """Play the run's games, calling ``each(seats' policies, played under every variant)`` for each, in the order
+    of the game's number whatever order the workers finish in (a chunk waits for those before it), until
+    ``each`` returns True (a sequential test decided: the games not yet handed over are dropped); returns the
+    games handed over. Raises KeyboardInterrupt (Ctrl-C, or SIGTERM as processes.Terminated) with the games so
+    far handed to ``each``, or ExecutorError."""
     # Chunks small enough that a cluster's workers share the load, a lost worker costs little, progress comes in
     # tenths, and an interrupted run still counts the games of all but its last fraction of a second.
     size = max(1, min(250 if jobs > 1 or cluster else 10, games // (max(jobs, 8 if cluster else 1) * 10) or 1))
     chunks = _chunks(game, variants, seed, games, size, seated, rotate, fast)  # drawn as they are played
     done = 0
-    for (_, _, _, _, first, _, _), played in run_jobs(play_chunk, chunks, jobs, cluster):
-        check_stop()
-        for i, one in enumerate(played):
-            each(seat_policies(seated, first + i, rotate), one)
-        done += len(played)
-        if progress is not None:
-            progress(done, games)
+    waiting: dict[int, list[tuple[Played, ...]]] = {}  # finished chunks by their first game, not yet handed over
+    runs = run_jobs(play_chunk, chunks, jobs, cluster)
+    try:
+        for (_, _, _, _, first, _, _), played in runs:
+            check_stop()
+            waiting[first] = played
+            while done in waiting:
+                chunk = waiting.pop(done)
+                for i, one in enumerate(chunk):
+                    if each(seat_policies(seated, done + i, rotate), one):
+                        return done + i + 1
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, games)
+    finally:
+        runs.close()  # (a stop cancels the jobs not yet started)
     return done
 
 
