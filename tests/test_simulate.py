@@ -164,9 +164,38 @@ def test_svg_labels_are_escaped() -> None:
         ["<human>&", "cpu1", "cpu2", 'cpu"3']
 
 
-def test_plot_is_svg_only() -> None:
-    result = CliRunner().invoke(main, ["simulate", "ludo", "--games", "5", "--plot", "rates.png"])
-    assert result.exit_code == 2 and "SVG only" in result.output
+def test_plot_is_svg_or_png() -> None:
+    result = CliRunner().invoke(main, ["simulate", "ludo", "--games", "5", "--plot", "rates.gif"])
+    assert result.exit_code == 2 and "written as SVG or PNG" in result.output
+
+
+def test_a_png_plot_is_the_svg_drawn_by_chromium(tmp_path: Path) -> None:
+    """``--plot FILE.png``: the chart as a PNG the size of the SVG (Chromium draws it, offline)."""
+    from tests.test_html_report import _browser_or_skip
+
+    _browser_or_skip()
+    run("ludo", "--games", "40", "--plot", str(tmp_path / "rates.png"), "--quiet")
+    data = (tmp_path / "rates.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    svg = ET.fromstring(summary_svg(simulate("ludo", 40, None, 0)))
+    assert (width, height) == (int(svg.get("width", "0")), int(svg.get("height", "0")))
+
+
+def test_a_png_plot_without_playwright_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Before any game is played: exit 2 naming the extra to install, no traceback, no file."""
+    import builtins
+
+    real = builtins.__import__
+
+    def no_playwright(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("playwright"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_playwright)
+    result = run("ludo", "--games", "5", "--plot", str(tmp_path / "r.png"), code=2)
+    assert "pip install 'refimpl[browser]'" in result.output and not (tmp_path / "r.png").exists()
 
 
 @pytest.mark.parametrize(("game", "args", "said"), [

@@ -37,9 +37,9 @@ from .options import cluster_option, fail, load_profiles, profile_option
               help="csv: row (seat, policy, result or figure), name, policy, seats_taken, games, count, value "
                    "(a share, or a figure's mean), ci95_low, ci95_high; for a what-if, the differences "
                    "(docs/simulate.md).")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg",
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.svg|FILE.png",
               help="Also write a chart of the win rates (or results; for a what-if, each variant's) with their 95% "
-                   "intervals as SVG (SVG only).")
+                   "intervals: SVG, or PNG drawn by the system's Chromium (the browser extra).")
 @click.option("--until-decided", "until", default=None, metavar="MEASURE:DELTA",
               help="A what-if of two variants: stop once a sequential test (SPRT) decides whether MEASURE (e.g. "
                    "result=red) differs by DELTA or not at all; --games is the most it plays.")
@@ -64,8 +64,15 @@ def simulate_cmd(game: str, n: int, seats: str | None, rulesets: tuple[str, ...]
     profiles = load_profiles(profile_files, one_per_game=False)
     if any(p.game != game for p in profiles):
         fail(f"--profile: only a profile of {game} applies to simulate {game}")
-    if plot is not None and not plot.lower().endswith(".svg"):
-        fail(f"--plot {plot}: the chart is written as SVG only; give a file name ending in .svg")
+    if plot is not None and not plot.lower().endswith((".svg", ".png")):
+        fail(f"--plot {plot}: the chart is written as SVG or PNG; give a file name ending in .svg or .png")
+    if plot is not None and plot.lower().endswith(".png"):
+        from ..util.browser import BrowserMissing, chromium, playwright
+
+        try:  # found before any game is played
+            playwright(), chromium()
+        except BrowserMissing as exc:
+            fail(f"--plot {plot}: {exc}")
     variants = [(r, p) for r in (rulesets or (None,)) for p in (profiles or [None])]
     test = None
     if until is not None:
@@ -117,7 +124,12 @@ def _write(result: Any, fmt: str, plot: str | None) -> None:
     if plot is not None:
         svg = compare.comparison_svg(result) if what is compare else output.summary_svg(result)
         try:
-            write_file(plot, svg.encode("utf-8"))
+            if plot.lower().endswith(".png"):
+                from ..util.browser import svg_to_png
+
+                write_file(plot, svg_to_png(svg))
+            else:
+                write_file(plot, svg.encode("utf-8"))
         except OSError as exc:
             fail(f"--plot {plot}: {exc.strerror or exc}")
     if fmt == "json":
