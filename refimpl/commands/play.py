@@ -105,11 +105,12 @@ def _show(console: Any, table: Any) -> None:
     """The position (Black Fog's as a hex map) and the numbered actions, for the player's eyes."""
     from rich.table import Table
 
-    view = table.view()
-    if table.game == "black-fog":
-        from ..reports.hexmap import draw
+    from ..games import kit_of
 
-        console.print(draw(view), markup=False, highlight=False)
+    view = table.view()
+    board = kit_of(table.game).board_text
+    if board is not None:
+        console.print(board.load()(view), markup=False, highlight=False)
     console.print(_compact({k: v for k, v in view.items() if k not in ("tiles", "game")}), markup=False)
     if table.over:
         return

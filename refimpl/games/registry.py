@@ -71,7 +71,8 @@ class GameKit:
     source, ``(driver, ruleset) -> [Verdict]``: harness.ownchance; every game with seeded chance has one),
     ``seed_chance`` (the judge of what its seed promises a build's own chance: harness.seeds), ``explore`` (the
     fuzzer's hints, a ``campaigns.fuzz.positions.Hints``), ``solve`` (``refimpl solve``: ``(engine, state, roll)
-    -> the solution``, for a game small enough to solve).
+    -> the solution``, for a game small enough to solve), ``board_text`` (a view drawn as text for a terminal:
+    ``refimpl play``; None: the view's fields as they are).
     Plain values: ``step_cost`` (what one of its steps costs against the cheapest game's, for ``verify --jobs``)
     and ``aliases`` (other names it is known by).
     """
@@ -87,6 +88,7 @@ class GameKit:
     explore: Part[Any] | None = None
     simulate: Part[Any] | None = None
     solve: Part[Any] | None = None
+    board_text: Part[Any] | None = None
     step_cost: int = 1
     aliases: tuple[str, ...] = field(default=())
 

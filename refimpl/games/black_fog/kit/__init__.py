@@ -3,7 +3,7 @@ named here live beside this file and are imported when a room first asks for one
 
 from __future__ import annotations
 
-from ...registry import GameKit, load_data, parts_of
+from ...registry import GameKit, Part, load_data, parts_of
 from ..engine import INFO, BlackFog
 
 part = parts_of(__name__)
@@ -12,6 +12,7 @@ KIT = GameKit(
     engine=BlackFog(load_data(INFO.name)),
     picture=part("picture", "draw"),
     simulate=part("simulate", "SIMULATION"),
+    board_text=Part("refimpl.reports.hexmap", "draw"),
     steps=part("steps"),
     profile_fields=part("profile", "FIELDS"),
     own_chance=part("chance", "judge_own"),
