@@ -12,6 +12,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -176,9 +178,11 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 
 
-def test_the_page_in_a_headless_browser(report: Report, page: Path) -> None:
+@contextmanager
+def opened(path: Path) -> Iterator[tuple[Any, list[str], list[str]]]:
+    """(the tab, the errors it logged, the URLs it fetched) of the page at ``path`` in headless Chromium (skipped
+    with a reason where there is none), loaded; the browser ends with the block."""
     sync_playwright, chromium = _browser_or_skip()
-    doc = json.loads(verify_json(report))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
         try:
@@ -188,32 +192,38 @@ def test_the_page_in_a_headless_browser(report: Report, page: Path) -> None:
             tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             tab.on("pageerror", lambda e: errors.append(str(e)))
             tab.on("request", lambda r: fetched.append(r.url))
-            tab.goto(page.as_uri())
+            tab.goto(path.as_uri())
             tab.wait_for_load_state("load")
-            assert errors == []
-            assert fetched == [page.as_uri()]  # nothing but the page itself
-            assert tab.inner_text("#verdict") == "does not conform"
-            for game in doc["matrix"]:
-                cells = tab.eval_on_selector_all(
-                    f'table.matrix[data-game="{game["game"]}"] tr.total td[data-status]',
-                    "cells => cells.map(c => [c.dataset.status, Number(c.textContent)])")
-                assert dict(cells) == game["all_checks"]
-                failed = tab.eval_on_selector_all(
-                    f'table.matrix[data-game="{game["game"]}"] tr[data-rule] td[data-status="failed"]',
-                    "cells => cells.reduce((n, c) => n + Number(c.textContent), 0)")
-                assert failed == sum(r["failed"] for r in game["rules"])
-            sizes = tab.eval_on_selector_all(
-                "section.problem figure svg", "svgs => svgs.map(s => s.getBoundingClientRect().height)")
-            failures = [c.failure for c in report.checks if c.status == "failed" and c.failure is not None]
-            drawn = sum(is_view(v) for f in failures for v in (f.before, f.expected_view, f.actual_view)) + sum(
-                not is_view(f.expected_view) and is_view(f.before) and is_view(f.actual_view) for f in failures)
-            assert len(sizes) == drawn and all(h > 100 for h in sizes)  # every picture rendered with a size
-            marked = tab.eval_on_selector_all(
-                'figure[data-picture="actual after"] svg .marked',
-                "els => els.filter(e => e.getBoundingClientRect().width > 0).length")
-            assert marked >= sum(is_view(f.actual_view) for f in failures) - 3
+            yield tab, errors, fetched
         finally:
             browser.close()
+
+
+def test_the_page_in_a_headless_browser(report: Report, page: Path) -> None:
+    doc = json.loads(verify_json(report))
+    with opened(page) as (tab, errors, fetched):
+        assert errors == []
+        assert fetched == [page.as_uri()]  # nothing but the page itself
+        assert tab.inner_text("#verdict") == "does not conform"
+        for game in doc["matrix"]:
+            cells = tab.eval_on_selector_all(
+                f'table.matrix[data-game="{game["game"]}"] tr.total td[data-status]',
+                "cells => cells.map(c => [c.dataset.status, Number(c.textContent)])")
+            assert dict(cells) == game["all_checks"]
+            failed = tab.eval_on_selector_all(
+                f'table.matrix[data-game="{game["game"]}"] tr[data-rule] td[data-status="failed"]',
+                "cells => cells.reduce((n, c) => n + Number(c.textContent), 0)")
+            assert failed == sum(r["failed"] for r in game["rules"])
+        sizes = tab.eval_on_selector_all(
+            "section.problem figure svg", "svgs => svgs.map(s => s.getBoundingClientRect().height)")
+        failures = [c.failure for c in report.checks if c.status == "failed" and c.failure is not None]
+        drawn = sum(is_view(v) for f in failures for v in (f.before, f.expected_view, f.actual_view)) + sum(
+            not is_view(f.expected_view) and is_view(f.before) and is_view(f.actual_view) for f in failures)
+        assert len(sizes) == drawn and all(h > 100 for h in sizes)  # every picture rendered with a size
+        marked = tab.eval_on_selector_all(
+            'figure[data-picture="actual after"] svg .marked',
+            "els => els.filter(e => e.getBoundingClientRect().width > 0).length")
+        assert marked >= sum(is_view(f.actual_view) for f in failures) - 3
 
 
 def test_a_refusal_due_draws_the_unchanged_position_as_expected() -> None:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_html_report import FLAGS, _browser_or_skip
+from tests.test_html_report import opened
 
 ROOT = Path(__file__).resolve().parent.parent
 COMBATS = ROOT / "traces" / "conquest-king" / "worked-combats.yaml"
@@ -65,39 +65,27 @@ def test_bad_combinations_are_exit_2() -> None:
 
 
 def test_the_slider_and_the_keys_step_through_the_game_in_chromium(tmp_path: Path) -> None:
-    sync_playwright, chromium = _browser_or_skip()
     out = tmp_path / "walk.html"
     assert _show(str(COMBATS), "-o", str(out)).returncode == 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
-        try:
-            tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            fetched: list[str] = []
-            tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            tab.on("pageerror", lambda e: errors.append(str(e)))
-            tab.on("request", lambda r: fetched.append(r.url))
-            tab.goto(out.as_uri())
-            tab.wait_for_load_state("load")
+    with opened(out) as (tab, errors, fetched):
+        def shown() -> list[str]:
+            found: list[str] = tab.eval_on_selector_all("section.step", "s => s.filter(x => !x.hidden).map(x => x.id)")
+            return found
 
-            def shown() -> list[str]:
-                return tab.eval_on_selector_all("section.step", "s => s.filter(x => !x.hidden).map(x => x.id)")
+        def picture() -> str:
+            found: str = tab.inner_html("section.step:not([hidden]) figure")
+            return found
 
-            def picture() -> str:
-                return tab.inner_html("section.step:not([hidden]) figure")
-
-            assert shown() == ["step-0"] and tab.inner_text("#where") == "step 0 of 4"
-            start = picture()
-            tab.keyboard.press("ArrowRight")
-            tab.keyboard.press("ArrowRight")
-            assert shown() == ["step-2"] and picture() != start
-            tab.fill("#slider", "4")
-            tab.dispatch_event("#slider", "input")
-            assert shown() == ["step-4"] and tab.inner_text("#where") == "step 4 of 4"
-            tab.keyboard.press("ArrowRight")  # past the end: stays at the last step
-            assert shown() == ["step-4"]
-            tab.click("#prev")
-            assert shown() == ["step-3"]
-            assert errors == [] and fetched == [out.as_uri()]
-        finally:
-            browser.close()
+        assert shown() == ["step-0"] and tab.inner_text("#where") == "step 0 of 4"
+        start = picture()
+        tab.keyboard.press("ArrowRight")
+        tab.keyboard.press("ArrowRight")
+        assert shown() == ["step-2"] and picture() != start
+        tab.fill("#slider", "4")
+        tab.dispatch_event("#slider", "input")
+        assert shown() == ["step-4"] and tab.inner_text("#where") == "step 4 of 4"
+        tab.keyboard.press("ArrowRight")  # past the end: stays at the last step
+        assert shown() == ["step-4"]
+        tab.click("#prev")
+        assert shown() == ["step-3"]
+        assert errors == [] and fetched == [out.as_uri()]
