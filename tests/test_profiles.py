@@ -212,3 +212,25 @@ def test_a_build_that_ignores_any_profile_field_fails_some_trace(game: str, path
     changes = _another(game, path, default_values(game)[path])
     Profile(game, "probe", changes).engine()  # a valid profile
     assert _noticed(game, changes) >= 1, f"no trace notices {path} changed to {changes[path]!r}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_power_meters_variants_profile_moves_every_variant_and_makes_a_game(game: str) -> None:
+    """``variants_profile``: every variant off the seed's value, within its schema, a profile whose engine starts
+    (the power meter serves a surviving mutant under it, so code only a variant runs is judged)."""
+    import jsonschema
+
+    from refimpl.rulebook.profiles import variants_profile
+
+    profile = variants_profile(game)
+    variants = [f for f in fields_of(game) if f.variant]
+    if not variants:
+        assert profile is None
+        return
+    assert profile is not None and sorted(profile.values) == sorted(f.path for f in variants)
+    defaults = default_values(game)
+    for f in variants:
+        assert profile.values[f.path] != defaults[f.path]
+        jsonschema.validate(profile.values[f.path], dict(f.schema))
+    engine = profile.engine()
+    assert engine.outcome(engine.new_state(seed=5)) is None

@@ -132,6 +132,24 @@ def default_values(game: str) -> dict[str, Any]:
     return {f.path: _get(data, f.path) for f in fields_of(game)}
 
 
+def variants_profile(game: str) -> Profile | None:
+    """Every variant of ``game`` moved off the seed's value (an integer one step within its range, a boolean
+    flipped, an enum's last other value): what the power meter judges the code only a variant runs under
+    (campaigns/mutants). None for a game without variants."""
+    defaults, values = default_values(game), {}
+    for f in fields_of(game):
+        if not f.variant:
+            continue
+        value, s = defaults[f.path], f.schema
+        if isinstance(value, bool):
+            values[f.path] = not value
+        elif "enum" in s:
+            values[f.path] = [v for v in s["enum"] if v != value][-1]
+        else:
+            values[f.path] = value + 1 if value + 1 <= s.get("maximum", value + 1) else value - 1
+    return Profile(game, "variants", values) if values else None
+
+
 def schema(game: str) -> dict[str, Any]:
     """The JSON Schema of ``game``'s profile file."""
     defaults = default_values(game)

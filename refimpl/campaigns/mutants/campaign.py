@@ -158,12 +158,16 @@ def equivalence(site: Site, judgements: Iterable[Judgement]) -> str | None:
 
 # --- running one mutant --------------------------------------------------------------------------
 
-def build_command(folder: Path, name: str) -> str:
-    """The shell command that serves the package copy in ``folder`` (and refuses to serve another)."""
+def build_command(folder: Path, name: str, profile: str | None = None) -> str:
+    """The shell command that serves the package copy in ``folder`` (and refuses to serve another), under the
+    profile in the file ``profile`` if given."""
     where = str(folder)
+    engines = "None" if profile is None else (
+        f"(lambda p: {{p.game: p.engine()}})(__import__('refimpl.rulebook.profiles', fromlist=['x'])"
+        f".load_profile({profile!r}))")
     code = (f"import sys; sys.path.insert(0, {where!r}); import refimpl; "
             f"assert refimpl.__file__.startswith({where!r}), 'imported ' + refimpl.__file__; "
-            f"from refimpl.harness.serve import serve; serve(sys.stdin, sys.stdout, name={name!r})")
+            f"from refimpl.harness.serve import serve; serve(sys.stdin, sys.stdout, {engines}, name={name!r})")
     return " ".join(shlex.quote(p) for p in (sys.executable, "-I", "-B", "-c", code))
 
 
@@ -190,6 +194,8 @@ def run_mutant(job: Job) -> dict[str, Any]:
             command = build_command(Path(tmp), f"mutant {site.id}")
             judged = _fuzz_mutant(command, site, job.timeout, tmp) if job.judge == "fuzz" else \
                 _verify_mutant(command, site, job.timeout)
+            if judged.get("status") == Status.SURVIVED and job.judge != "fuzz":
+                judged = _verify_variants(Path(tmp), site, job.timeout) or judged
             record.update(judged)
     except Exception as exc:  # noqa: BLE001 - a kit problem, recorded with the mutant
         record.update(status=Status.ERROR, detail=f"{type(exc).__name__}: {exc}")
@@ -247,6 +253,31 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     else:
         record.update(status=Status.KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
     return record
+
+
+def _verify_variants(folder: Path, site: Site, timeout: float) -> dict[str, Any] | None:
+    """A survivor of its game's verify judged again with every variant of the game moved off the seed's value
+    (profiles.variants_profile), the mutant served under the same profile: code only a variant runs is judged
+    there. The record when that kills it, else None (no variants, a shared file, or it survives again)."""
+    import yaml
+
+    from ...rulebook.profiles import variants_profile
+    from ...verify import VerifySettings, verify
+
+    game = game_of(site.file)
+    profile = variants_profile(game) if game != SHARED else None
+    if profile is None:
+        return None
+    path = folder / "variants.yaml"
+    path.write_text(yaml.safe_dump({"game": game, "name": profile.name, "set": dict(profile.values)}),
+                    encoding="utf-8")
+    command = build_command(folder, f"mutant {site.id} (variants)", str(path))
+    report = verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True, profiles=(profile,)))
+    first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
+    if report.broke_at_start is not None or first is None:
+        return None
+    return {"status": Status.BROKE if first.status == Status.BROKE else Status.KILLED,
+            "by": f"variants: {first.name}", "detail": first.detail}
 
 
 # --- the campaign --------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ class Profile:
     units: dict[str, dict[str, Any]]
     directions: dict[str, int]
     lobby: dict[str, Any]
-    ties: str = "attacker"  # who wins equal totals: attacker (the seed, CK-ATK-4), or a variant's defender or again
+    ties: str  # who wins equal totals: attacker (the seed, CK-ATK-4), or a variant's defender or again
     gates: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     @classmethod
