@@ -32,7 +32,7 @@ def main() -> None:
         for ruleset in ("v0", "v1"):
             out[f"{game} {ruleset} start"] = timed(game=game, ruleset=ruleset)
     out["lantern-quay v1 after step 4 of draft-order-under-v1"] = timed(game="lantern-quay", trace=trace, at=4)
-    tables.restoration_chance.cache_clear()
+    tables._restoration.cache_clear()
     start = time.perf_counter()
     tables.restoration_chance("v1", "best"), tables.restoration_chance("v1", "random")
     baseline = time.perf_counter() - start

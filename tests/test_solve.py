@@ -181,3 +181,21 @@ def test_beacon_lines_variants_change_who_wins(tmp_path: Path) -> None:
     rows = {r["measure"]: r for r in differences(compare("beacon-lines", 600, [("v1", seed), ("v1", quick)]))}
     assert rows["rounds"]["difference"] < 0 and rows["rounds"]["real"]
     assert solve("beacon-lines", profile=quick).found["value"] == 0
+
+
+def test_the_odds_table_and_the_solver_agree_under_a_variant(tmp_path: Path) -> None:
+    """``refimpl tables lantern-quay odds --profile`` (the spec table's count over round starts) and ``refimpl
+    solve`` (through every position) give the same fractions under the two-lens variant: two ways, one answer."""
+    import json
+
+    path = tmp_path / "two.yaml"
+    path.write_text("game: lantern-quay\nname: two-lenses\nset:\n  lenses: 2\n", encoding="utf-8")
+    table = CliRunner().invoke(main, ["tables", "lantern-quay", "odds", "--profile", str(path), "--format", "json"])
+    assert table.exit_code == 0, table.output
+    odds = {(r["ruleset"], r["allocation"]): Fraction(r["restored"]["numerator"], r["restored"]["denominator"])
+            for r in json.loads(table.output)["odds"]}
+    solved = json.loads(CliRunner().invoke(main, ["solve", "lantern-quay", "--profile", str(path), "--format",
+                                                  "json"]).output)["solution"]
+    assert odds["v1", "best"] == Fraction(solved["best"]["numerator"], solved["best"]["denominator"]) \
+        == Fraction(12238, 19683)
+    assert odds["v1", "random"] == Fraction(solved["random"]["numerator"], solved["random"]["denominator"])

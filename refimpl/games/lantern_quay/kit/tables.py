@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -37,7 +38,6 @@ def _lantern_faces() -> Table:
     return Table(["face", "Salvage", "Forge (all or nothing)", "Install (needs a module)"], rows, records)
 
 
-@functools.cache
 def restoration_chance(ruleset: str, allocation: str) -> Fraction:
     """The exact chance that a Lantern Quay game ends ``restored``, over every roll of every round, played
     through the engine (so through data/lantern-quay.yaml's tables).
@@ -49,6 +49,13 @@ def restoration_chance(ruleset: str, allocation: str) -> Fraction:
     """
     if allocation not in ("best", "random"):
         raise ValueError(f"allocation is best or random, not {allocation!r}")
+    game: Any = GAMES[INFO.name]  # (the engine in play: a profile's, under rulebook.profiles.using)
+    return _restoration(json.dumps(game.data, sort_keys=True, default=str), ruleset, allocation)
+
+
+@functools.cache
+def _restoration(data: str, ruleset: str, allocation: str) -> Fraction:
+    """restoration_chance for the engine whose data file is ``data`` (the cache's key: a profile's own odds)."""
     game: Any = GAMES[INFO.name]
     t = game.tables
     # A roll's order does not matter (every assignment of its dice is a way): each multiset of faces once,
@@ -60,7 +67,7 @@ def restoration_chance(ruleset: str, allocation: str) -> Fraction:
         total = Fraction(0)
         for roll, weight in rolls.items():
             ways = [chance(*after) if isinstance(after, tuple) else after
-                    for after in _lantern_ways(ruleset, round_, brass, modules, lenses, roll)]
+                    for after in _lantern_ways(data, ruleset, round_, brass, modules, lenses, roll)]
             total += weight * (max(ways) if allocation == "best" else sum(ways, Fraction(0)) / len(ways))
         return total / sum(rolls.values())
 
@@ -69,7 +76,7 @@ def restoration_chance(ruleset: str, allocation: str) -> Fraction:
 
 
 @functools.cache
-def _lantern_ways(ruleset: str, round_: int, brass: int, modules: int,
+def _lantern_ways(data: str, ruleset: str, round_: int, brass: int, modules: int,
                   lenses: int, roll: tuple[int, ...]) -> list[Any]:
     """What each way of placing ``roll`` leads to, one entry per way: the next round's (round, brass, modules,
     lenses), or at the end of the game 1 (restored) or 0, as Fractions."""
@@ -110,7 +117,5 @@ def _lantern_odds() -> Table:
 
 
 
-TABLES: dict[str, Callable[[], Table]] = {"faces": _lantern_faces}
-# Printed in the spec only (``make specs``), not by ``refimpl tables``: its JSON output has a published schema
-# (refimpl/schemas/output/tables.schema.json) that does not list these tables.
-SPEC_TABLES: dict[str, Callable[[], Table]] = {"odds": _lantern_odds}
+TABLES: dict[str, Callable[[], Table]] = {"faces": _lantern_faces, "odds": _lantern_odds}
+SPEC_TABLES: dict[str, Callable[[], Table]] = {}
