@@ -1,5 +1,6 @@
 """The power meter (``refimpl mutants``): how many single-point mutants of the reference engines does
-``verify`` (or ``fuzz``) tell from the reference? See campaign.py for how a mutant is served and judged."""
+``verify`` (or ``fuzz``) tell from the reference? See campaign.py for the run and judges.py for how a mutant is
+served and judged."""
 
 from .campaign import (
     EQUIVALENTS,

@@ -24,9 +24,7 @@ import hashlib
 import json
 import os
 import random
-import shlex
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -35,17 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import KitError
-from ...games import GAMES
 from ...games.registry import KIT_FOLDER, engine_files
 from ...harness.executor import run_jobs
 from ...status import Status
 from ...util import yamlsafe
+from .judges import _fuzz_mutant, _verify_mutant, _verify_variants, build_command, game_of
 from .operators import Site, data_sites, mutate, python_sites
 
 PACKAGE = Path(__file__).resolve().parents[2]  # the pristine refimpl package
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.yaml"
-SHARED = "shared"  # files every game uses (base.py, streams.py, the registry)
-FUZZ_BUDGET = 60.0  # seconds of search per game for ``--judge fuzz`` (the issue's bound on finding a divergence)
 
 
 class MutantsError(KitError):
@@ -53,20 +49,6 @@ class MutantsError(KitError):
 
 
 # --- the population ------------------------------------------------------------------------------
-
-def game_of(file: str) -> str:
-    """The game a mutated file belongs to, or ``shared`` for files several games use."""
-    path = Path(file)
-    if path.parent.name == "data" and path.suffix == ".yaml":
-        return path.stem
-    module = ".".join(path.with_suffix("").parts)
-    for name, engine in GAMES.items():
-        home = type(engine).__module__
-        package = home.rpartition(".")[0] if home.endswith(".engine") else home
-        if module == package or module.startswith(package + "."):
-            return name
-    return SHARED
-
 
 def population(games_dir: Path = PACKAGE / "games") -> list[Site]:
     """Every mutant of the engines and their data files (not the games' units: ``engine_files``), in a stable
@@ -158,19 +140,6 @@ def equivalence(site: Site, judgements: Iterable[Judgement]) -> str | None:
 
 # --- running one mutant --------------------------------------------------------------------------
 
-def build_command(folder: Path, name: str, profile: str | None = None) -> str:
-    """The shell command that serves the package copy in ``folder`` (and refuses to serve another), under the
-    profile in the file ``profile`` if given."""
-    where = str(folder)
-    engines = "None" if profile is None else (
-        f"(lambda p: {{p.game: p.engine()}})(__import__('refimpl.rulebook.profiles', fromlist=['x'])"
-        f".load_profile({profile!r}))")
-    code = (f"import sys; sys.path.insert(0, {where!r}); import refimpl; "
-            f"assert refimpl.__file__.startswith({where!r}), 'imported ' + refimpl.__file__; "
-            f"from refimpl.harness.serve import serve; serve(sys.stdin, sys.stdout, {engines}, name={name!r})")
-    return " ".join(shlex.quote(p) for p in (sys.executable, "-I", "-B", "-c", code))
-
-
 @dataclass(frozen=True)
 class Job:
     site: Site
@@ -202,82 +171,6 @@ def run_mutant(job: Job) -> dict[str, Any]:
     record["detail"] = str(record["detail"]).splitlines()[0][:300] if record["detail"] else ""
     record["seconds"] = round(time.monotonic() - started, 2)
     return record
-
-
-def _fuzz_mutant(command: str, site: Site, timeout: float, scratch: str | None = None) -> dict[str, Any]:
-    """Fuzz the mutant with default settings, game by game (every game for a shared file) until one finds it;
-    the reproducers go into a folder below ``scratch`` (the mutant's own folder)."""
-    from ...harness.driver import BuildBroke
-    from ..fuzz import FuzzSettings, fuzz
-
-    game = game_of(site.file)
-    searched = 0.0
-    for name in sorted(GAMES) if game == SHARED else [game]:
-        began = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="refimpl-fuzz-", dir=scratch) as out:
-            try:
-                report = fuzz(command, FuzzSettings(name, max_time=FUZZ_BUDGET, timeout=timeout), out)
-            except BuildBroke as exc:
-                return {"status": Status.BROKE, "by": f"fuzz {name}: start", "detail": str(exc),
-                        "found_after": searched}
-        finding = report.finding
-        if finding is None:
-            searched += time.monotonic() - began
-            continue
-        return {"status": Status.BROKE if finding.kind == Status.BROKE else Status.KILLED, "by": f"fuzz {name}",
-                "detail": report.divergence.headline if report.divergence else finding.cause,
-                "found_after": round(searched + finding.found_after, 3), "steps": finding.steps(),
-                "first_steps": finding.first_steps, "shrink_seconds": finding.shrink_seconds,
-                "shrink_cut": finding.shrink_cut, "replays": report.replays}
-    return {"status": Status.SURVIVED}
-
-
-def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
-    """Verify the mutant on its game (every game for a shared file), stopping at the first failure."""
-    from ...verify import VerifySettings, verify
-
-    game = game_of(site.file)
-    record: dict[str, Any] = {}
-    settings = VerifySettings(games=None if game == SHARED else (game,), timeout=timeout, fail_fast=True)
-    report = verify(command, settings)
-    code = int(report.exit_code)
-    first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
-    if report.broke_at_start is not None:
-        record.update(status=Status.BROKE, by="start", detail=str(report.broke_at_start))
-    elif code == 0:
-        record.update(status=Status.SURVIVED)
-    elif code == 3:
-        record.update(status=Status.BROKE, by=first.name if first else "", detail=first.detail if first else "")
-    elif first is not None:
-        record.update(status=Status.KILLED, by=first.name, detail=first.detail)
-    else:
-        record.update(status=Status.KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
-    return record
-
-
-def _verify_variants(folder: Path, site: Site, timeout: float) -> dict[str, Any] | None:
-    """A survivor of its game's verify judged again with every variant of the game moved off the seed's value
-    (profiles.variants_profile), the mutant served under the same profile: code only a variant runs is judged
-    there. The record when that kills it, else None (no variants, a shared file, or it survives again)."""
-    import yaml
-
-    from ...rulebook.profiles import variants_profile
-    from ...verify import VerifySettings, verify
-
-    game = game_of(site.file)
-    profile = variants_profile(game) if game != SHARED else None
-    if profile is None:
-        return None
-    path = folder / "variants.yaml"
-    path.write_text(yaml.safe_dump({"game": game, "name": profile.name, "set": dict(profile.values)}),
-                    encoding="utf-8")
-    command = build_command(folder, f"mutant {site.id} (variants)", str(path))
-    report = verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True, profiles=(profile,)))
-    first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
-    if report.broke_at_start is not None or first is None:
-        return None
-    return {"status": Status.BROKE if first.status == Status.BROKE else Status.KILLED,
-            "by": f"variants: {first.name}", "detail": first.detail}
 
 
 # --- the campaign --------------------------------------------------------------------------------
