@@ -211,9 +211,31 @@ def test_bad_input_is_exit_2_naming_what_is_allowed(game: str, args: list[str], 
     assert said in result.output and "Traceback" not in result.output
 
 
-def test_per_seat_policies_need_a_game_whose_seats_take_turns() -> None:
-    with pytest.raises(SimulateError, match="act at once or together"):
+def test_per_seat_policies_need_a_game_whose_seats_take_turns_or_a_joint_action() -> None:
+    with pytest.raises(SimulateError, match="act together"):
         Simulation(policies={"other": uniform}).check(("red", "blue"), ("random", "other"))
+    with pytest.raises(SimulateError, match="act together"):
+        simulate("black-fog", 2, ["random", "greedy", "random", "random"], 0)
+
+
+def test_beacon_lines_factions_with_policies_of_their_own() -> None:
+    """Both factions claim in one action; with different policies each part is its own policy's: a greedy red
+    never loses to a random blue, a solved faction never loses to a greedy one (the value is 0), and the same
+    policy for both plays the games it always played."""
+    doc = summary_json(simulate("beacon-lines", 500, ["greedy", "random"], 6))
+    results = {r["result"]: r["count"] for r in doc["results"]}
+    assert results["blue"] == 0 and results["red"] > 300
+    solved = {r["result"]: r["count"] for r in summary_json(simulate("beacon-lines", 300, ["greedy", "solved"],
+                                                                     6))["results"]}
+    assert solved["red"] == 0
+    from refimpl.games.beacon_lines.kit.simulate import greedy, together
+
+    engine = GAMES["beacon-lines"]
+    import random as stdrandom
+
+    state = engine.new_state("v1")
+    assert together(engine, state, {"red": "greedy", "blue": "greedy"}, stdrandom.Random(3)) == \
+        greedy(engine, state, stdrandom.Random(3))
 
 
 def test_a_profile_and_a_ruleset_change_the_games(tmp_path: Path) -> None:

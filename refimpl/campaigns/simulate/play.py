@@ -77,6 +77,8 @@ class Simulation:
     ``figures``: the numbers a designer asks of a finished game. ``policies``: the game's own beyond ``random``
     (its CPU levels, where its spec defines them). ``mover``: the seat that acts in a state, for seats with
     different policies; None where players act at once or together (one policy for every seat then).
+    ``together``: for a game whose players act at once, the joint action when seats have different policies,
+    ``together(engine, state, {seat: policy name}, rng)`` (each seat's part chosen by its own policy).
     ``default``: the policy of every seat when none is given. ``fast``: a speed path, ``fast(engine, seed,
     policies) -> Played``, for runs whose every seat has a policy in ``fast_policies`` and no profile; it must
     give the very games the plain path gives (a test holds it to that). ``cap``: actions after which a game is
@@ -87,6 +89,7 @@ class Simulation:
     figures: tuple[Figure, ...] = ()
     policies: Mapping[str, Policy] = field(default_factory=dict)
     mover: Callable[[Any, Any], str] | None = None
+    together: Callable[[Any, Any, dict[str, str], random.Random], Any] | None = None
     default: str = "random"
     fast: Callable[[Any, int, tuple[str, ...]], Played] | None = None
     fast_policies: frozenset[str] = frozenset()
@@ -113,9 +116,9 @@ class Simulation:
                                 f"got {len(policies)}")
         for name in policies:
             self.policy(name)
-        if self.mover is None and len(set(policies)) > 1:
-            raise SimulateError("the players of this game act at once or together: give every seat the same "
-                                f"policy (got {', '.join(policies)})")
+        if self.mover is None and self.together is None and len(set(policies)) > 1:
+            raise SimulateError("the players of this game act together: give every seat the same policy (got "
+                                f"{', '.join(policies)})")
 
 
 def play(engine: Any, sim: Simulation, ruleset: str | None, seed: int, policies: tuple[str, ...]) -> Played:
@@ -126,6 +129,7 @@ def play(engine: Any, sim: Simulation, ruleset: str | None, seed: int, policies:
     chosen = [sim.policy(name) for name in policies]
     one = chosen[0] if len(set(policies)) == 1 else None
     seats = engine.info.players
+    by_seat = dict(zip(seats, policies))
     apply, outcome = engine.apply, engine.outcome
     length = 0
     result = outcome(state)
@@ -133,8 +137,13 @@ def play(engine: Any, sim: Simulation, ruleset: str | None, seed: int, policies:
         if length >= sim.cap:
             result = UNFINISHED
             break
-        policy = one if one is not None else chosen[seats.index(sim.mover(engine, state))]  # type: ignore[misc]
-        state = apply(state, policy(engine, state, rng))
+        if one is not None:
+            action = one(engine, state, rng)
+        elif sim.mover is not None:
+            action = chosen[seats.index(sim.mover(engine, state))](engine, state, rng)
+        else:  # players who act at once, each with a policy of its own (check: the game has ``together``)
+            action = sim.together(engine, state, by_seat, rng)  # type: ignore[misc]
+        state = apply(state, action)
         length += 1
         result = outcome(state)
     return result, length, tuple(float(f.of(engine, state)) for f in sim.figures)
