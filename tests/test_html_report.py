@@ -8,8 +8,6 @@ under 13 px."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from refimpl.reports.htmlpage import is_view
 from refimpl.reports.jsondoc import verify_json
 from refimpl.reports.model import Report
 from refimpl.status import Status
+from refimpl.util.browser import FLAGS, BrowserMissing, chromium, playwright
 from refimpl.verify.checks import trace_check
 from tests.builds.wrong import VARIANTS
 
@@ -156,26 +155,14 @@ def test_refimpl_show_draws_a_step_beside_a_build(tmp_path: Path) -> None:
 
 # --- in a real browser ---------------------------------------------------------------------------
 
-def _chromium() -> str | None:
-    found = os.environ.get("REFIMPL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") \
-        or shutil.which("google-chrome")
-    return found
-
-
 def _browser_or_skip() -> tuple[Any, str]:
+    """(sync_playwright, the Chromium to drive), as the kit finds them (refimpl/util/browser.py), or a skip with
+    the kit's own words on what to install."""
     try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the browser tests need Playwright: pip install -e '.[browser]' (.ci/run does)")
-    chromium = _chromium()
-    if chromium is None:
-        pytest.skip("no Chromium installed (apt-get install chromium; .ci/run does); "
-                    "set REFIMPL_CHROMIUM to use another")
-    return sync_playwright, chromium
+        return playwright(), chromium()
+    except BrowserMissing as exc:
+        pytest.skip(f"{exc} (.ci/run installs both)")
 
-
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from refimpl.harness.driver import ReferenceDriver
 from refimpl.harness.replay import replay_all
 from refimpl.harness.tracefile import find_traces, load_trace
 from refimpl.rulebook import profiles
-from refimpl.rulebook.profiles import Profile, ProfileError, default_values, fields_of, load_profile, using
+from refimpl.rulebook.profiles import Profile, ProfileError, default_values, fields_of, load_profile, moved, using
 from refimpl.rulebook.rules import spec_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,16 +171,14 @@ def _another(game: str, path: str, value: Any) -> dict[str, Any]:
     if path == "species":
         return {path: {**value, "squirrel": "medium"}}
     if path == "animals":
-        moved = copy.deepcopy(value)
-        moved[0]["at"] = "1,-2"
-        return {path: moved}
+        shifted = copy.deepcopy(value)
+        shifted[0]["at"] = "1,-2"
+        return {path: shifted}
     if path == "keeper_start":
         return {path: "0,1"}
-    if isinstance(value, bool):
-        return {path: not value}
-    schema = next(f.schema for f in fields_of(game) if f.path == path)
-    if "enum" in schema:
-        return {path: next(v for v in schema["enum"] if v != value)}
+    field = next(f for f in fields_of(game) if f.path == path)
+    if isinstance(value, bool) or "enum" in field.schema:
+        return {path: moved(field, value)}
     if isinstance(value, int):
         return {path: value + 1 if value < 12 else value - 1}
     if value is None:

@@ -306,9 +306,10 @@ def test_progress_lines_when_stderr_is_a_pipe() -> None:
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=60),
        st.integers(min_value=1, max_value=25))
 def test_chunks_give_every_game_its_seed_in_order(seed: int, games: int, size: int) -> None:
-    from refimpl.campaigns.simulate.run import Variant, _chunks
+    from refimpl.campaigns.simulate.run import _chunks
+    from refimpl.harness.versions import Version
 
-    chunks = list(_chunks("ludo", (Variant("v1"),), seed, games, size, ("easy",) * 4, False, True))
+    chunks = list(_chunks("ludo", (Version("v1"),), seed, games, size, ("easy",) * 4, False, True))
     assert [s for chunk in chunks for s in chunk[2]] == game_seeds(seed, games)
     assert [chunk[4] for chunk in chunks] == list(range(0, games, size))
 
@@ -356,14 +357,14 @@ def test_the_paired_test_is_the_z_test_of_the_mean_difference(diffs: list[float]
     import math
 
     from refimpl.campaigns.simulate.compare import Comparison, differences
-    from refimpl.campaigns.simulate.run import Variant
     from refimpl.campaigns.simulate.summary import Summary
+    from refimpl.harness.versions import Version
 
     n = len(diffs)
     summaries = [Summary("g", "v1", n, 0, ("random",), ("a",), possible=("a",)) for _ in range(2)]
     for s in summaries:
         s.results = {"a": n}
-    c = Comparison("g", (Variant("v0"), Variant("v1")), summaries, ("length",),
+    c = Comparison("g", (Version("v0"), Version("v1")), summaries, ("length",),
                    [{"length": (sum(diffs), sum(d * d for d in diffs))}])
     (row,) = differences(c)
     mean = sum(diffs) / n

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ..errors import KitError
-from ..games import GAMES, IllegalAction, RuleViolation, kit_of, kits
+from ..games import GAMES, IllegalAction, kit_of, kits
 
 
 class SolveError(KitError):
@@ -38,8 +39,8 @@ def solvable() -> list[str]:
 def position(game: str, ruleset: str | None, trace: str | None, at: int | None,
              engine: Any = None) -> tuple[Any, str, str]:
     """(the state, its ruleset, where it is in words): the start under ``ruleset``, or the position after step
-    ``at`` (default: the last) of ``trace``, played through the reference (a step the rules refuse changes
-    nothing, as in a trace; a restart goes back to the trace's start), by ``engine`` (None: the reference's).
+    ``at`` (default: the last) of ``trace``, played on ``engine`` (None: the reference's) as
+    harness.versions.route plays a route.
     Raises SolveError, TraceError."""
     engine = engine if engine is not None else GAMES[game]
     if trace is None:
@@ -48,6 +49,7 @@ def position(game: str, ruleset: str | None, trace: str | None, at: int | None,
             raise SolveError(f"{game} has no ruleset {name!r} (rulesets: {', '.join(engine.info.rulesets)})")
         return engine.new_state(name), name, "the start"
     from ..harness.tracefile import load_trace
+    from ..harness.versions import route
 
     t = load_trace(trace)
     if t.game != game:
@@ -55,16 +57,10 @@ def position(game: str, ruleset: str | None, trace: str | None, at: int | None,
     steps = len(t.steps) if at is None else at
     if not 0 <= steps <= len(t.steps):
         raise SolveError(f"--at {at}: the trace has {len(t.steps)} steps")
-    state = start = engine.new_state(t.ruleset, seed=t.seed, setup=dict(t.setup) or None)
-    for step in t.steps[:steps]:
-        if step.is_restart:
-            state = start
-        elif step.kind == "action":
-            try:
-                state = engine.apply(state, engine.parse_action(step.action))
-            except RuleViolation:
-                pass
-    return state, state.ruleset, f"after step {steps} of {Path(trace).name}"
+    state = engine.new_state(t.ruleset, seed=t.seed, setup=dict(t.setup) or None)
+    for after, _ in islice(route(engine, t.ruleset, t), steps):
+        state = after
+    return state, t.ruleset, f"after step {steps} of {Path(trace).name}"
 
 
 def solve(game: str, ruleset: str | None = None, trace: str | None = None, at: int | None = None,

@@ -10,7 +10,7 @@ request step (a protocol check) is left out. The views compared are the full sta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,17 +75,15 @@ def across(trace: Trace, versions: Sequence[Version]) -> Across:
         if v.profile is not None and v.profile.game != trace.game:
             raise ValueError(f"the profile {v.profile.name} is of {v.profile.game}, not {trace.game}")
     engines = [v.profile.engine() if v.profile is not None else GAMES[trace.game] for v in versions]
-    starts = [e.new_state(v.ruleset, seed=trace.seed, setup=dict(trace.setup) or None)
-              for e, v in zip(engines, versions)]
-    states = list(starts)
+    routes = [route(e, v.ruleset, trace) for e, v in zip(engines, versions)]
+    states = [e.new_state(v.ruleset, seed=trace.seed, setup=dict(trace.setup) or None)
+              for e, v in zip(engines, versions)]  # (the results of a trace with no step)
     out = Across(trace, tuple(versions))
     names = [v.name for v in versions]
     for step in trace.steps:
         taken = {}
-        for k, (engine, version) in enumerate(zip(engines, versions)):
-            states[k], taken[names[k]] = _take(engine, version, step, states[k], starts[k], trace)
-            if step.kind == "start" and taken[names[k]] == "start":
-                starts[k] = states[k]
+        for k, played in enumerate(routes):
+            states[k], taken[names[k]] = next(played)
         views = [e.view(s) for e, s in zip(engines, states)]
         parts = _parts(names, views)
         out.steps.append(StepAcross(step.number, step.label(), taken, parts))
@@ -95,20 +93,29 @@ def across(trace: Trace, versions: Sequence[Version]) -> Across:
     return out
 
 
-def _take(engine: Any, version: Version, step: Any, state: Any, start: Any, trace: Trace) -> tuple[Any, str]:
-    """(the state after ``step`` under one version, how it was taken)."""
-    if step.is_restart:
-        return start, "restart"
-    if step.kind == "request":
-        return state, "skipped"
-    try:
-        if step.kind == "start":
-            fields = dict(step.start or {})
-            return engine.new_state(version.ruleset, seed=fields.get("seed"),
-                                    setup=fields.get("setup") or None), "start"
-        return engine.apply(state, engine.parse_action(step.action)), "applied"
-    except RuleViolation as exc:
-        return state, f"rejected {exc.code}"
+def route(engine: Any, ruleset: str, trace: Trace) -> Iterator[tuple[Any, str]]:
+    """A trace's steps played on ``engine`` under ``ruleset``, nothing expected: (the state after each step, how
+    it was taken: ``applied``, ``rejected CODE``, ``restart``, ``start``, ``skipped``). A step the rules refuse
+    changes nothing (as in any trace); a restart goes back to the last start; a new start plays the trace's game
+    under the step's seed and set-up, in ``ruleset``; a request step (a protocol check) is skipped."""
+    start = state = engine.new_state(ruleset, seed=trace.seed, setup=dict(trace.setup) or None)
+    for step in trace.steps:
+        if step.is_restart:
+            state, taken = start, "restart"
+        elif step.kind == "request":
+            taken = "skipped"
+        else:
+            try:
+                if step.kind == "start":
+                    fields = dict(step.start or {})
+                    state = start = engine.new_state(ruleset, seed=fields.get("seed"),
+                                                     setup=fields.get("setup") or None)
+                    taken = "start"
+                else:
+                    state, taken = engine.apply(state, engine.parse_action(step.action)), "applied"
+            except RuleViolation as exc:
+                taken = f"rejected {exc.code}"
+        yield state, taken
 
 
 def _parts(names: list[str], views: list[dict[str, JSON]]) -> tuple[Part, ...]:

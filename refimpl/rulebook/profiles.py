@@ -136,18 +136,23 @@ def variants_profile(game: str) -> Profile | None:
     """Every variant of ``game`` moved off the seed's value (an integer one step within its range, a boolean
     flipped, an enum's last other value): what the power meter judges the code only a variant runs under
     (campaigns/mutants). None for a game without variants."""
-    defaults, values = default_values(game), {}
-    for f in fields_of(game):
-        if not f.variant:
-            continue
-        value, s = defaults[f.path], f.schema
-        if isinstance(value, bool):
-            values[f.path] = not value
-        elif "enum" in s:
-            values[f.path] = [v for v in s["enum"] if v != value][-1]
-        else:
-            values[f.path] = value + 1 if value + 1 <= s.get("maximum", value + 1) else value - 1
+    defaults = default_values(game)
+    values = {f.path: moved(f, defaults[f.path]) for f in fields_of(game) if f.variant}
     return Profile(game, "variants", values) if values else None
+
+
+def moved(f: Field, value: Any) -> Any:
+    """Another value of field ``f`` than ``value``, within its schema: a boolean flipped, an enum's last other
+    value, an integer one step up (or down at its maximum). Raises ValueError for a field of another kind (a
+    table, a map: what to change there is the caller's choice)."""
+    s = f.schema
+    if isinstance(value, bool):
+        return not value
+    if "enum" in s:
+        return [v for v in s["enum"] if v != value][-1]
+    if isinstance(value, int):
+        return value + 1 if value + 1 <= s.get("maximum", value + 1) else value - 1
+    raise ValueError(f"{f.path}: no simple other value for {value!r}")
 
 
 def schema(game: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import KitError
 
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
 

@@ -78,22 +78,24 @@ def _verify_mutant(command: str, site: Site, timeout: float) -> dict[str, Any]:
     from ...verify import VerifySettings, verify
 
     game = game_of(site.file)
-    record: dict[str, Any] = {}
     settings = VerifySettings(games=None if game == SHARED else (game,), timeout=timeout, fail_fast=True)
-    report = verify(command, settings)
+    return _record(verify(command, settings))
+
+
+def _record(report: Any) -> dict[str, Any]:
+    """A verify report as a mutant's record: killed (a check failed; its name), broke (at start, or a check),
+    survived (it conforms)."""
     code = int(report.exit_code)
     first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
     if report.broke_at_start is not None:
-        record.update(status=Status.BROKE, by="start", detail=str(report.broke_at_start))
-    elif code == 0:
-        record.update(status=Status.SURVIVED)
-    elif code == 3:
-        record.update(status=Status.BROKE, by=first.name if first else "", detail=first.detail if first else "")
-    elif first is not None:
-        record.update(status=Status.KILLED, by=first.name, detail=first.detail)
-    else:
-        record.update(status=Status.KILLED, by="", detail="nothing ran")  # e.g. the build declares no game
-    return record
+        return {"status": Status.BROKE, "by": "start", "detail": str(report.broke_at_start)}
+    if code == 0:
+        return {"status": Status.SURVIVED}
+    if code == 3:
+        return {"status": Status.BROKE, "by": first.name if first else "", "detail": first.detail if first else ""}
+    if first is not None:
+        return {"status": Status.KILLED, "by": first.name, "detail": first.detail}
+    return {"status": Status.KILLED, "by": "", "detail": "nothing ran"}  # e.g. the build declares no game
 
 
 def _verify_variants(folder: Path, site: Site, timeout: float) -> dict[str, Any] | None:
@@ -113,9 +115,8 @@ def _verify_variants(folder: Path, site: Site, timeout: float) -> dict[str, Any]
     path.write_text(yaml.safe_dump({"game": game, "name": profile.name, "set": dict(profile.values)}),
                     encoding="utf-8")
     command = build_command(folder, f"mutant {site.id} (variants)", str(path))
-    report = verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True, profiles=(profile,)))
-    first = next((c for c in report.checks if c.status in (Status.FAILED, Status.BROKE)), None)
-    if report.broke_at_start is not None or first is None:
-        return None
-    return {"status": Status.BROKE if first.status == Status.BROKE else Status.KILLED,
-            "by": f"variants: {first.name}", "detail": first.detail}
+    record = _record(verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True,
+                                                    profiles=(profile,))))
+    if record["status"] == Status.SURVIVED or record["by"] in ("start", ""):
+        return None  # (a start the variants' serve refuses says nothing of the mutant)
+    return {**record, "by": f"variants: {record['by']}"}

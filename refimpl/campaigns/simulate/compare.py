@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from ...games import GAMES
+from ...harness.versions import Version
 from .play import UNFINISHED, Played, SimulateError
-from .run import Interrupted, Variant, checked, interrupted, new_summary, play_all
+from .run import Interrupted, checked, interrupted, new_summary, play_all
 from .sequential import Decision, Sprt
 from .summary import Summary, mean_interval
 
@@ -32,7 +33,7 @@ class Comparison:
     measure, the sum and the sum of squares of its game-by-game difference from the first variant."""
 
     game: str
-    variants: tuple[Variant, ...]
+    variants: tuple[Version, ...]
     summaries: list[Summary]
     measures: tuple[str, ...]
     paired: list[dict[str, tuple[float, float]]] = field(default_factory=list)

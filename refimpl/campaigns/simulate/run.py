@@ -8,13 +8,13 @@ share it. With ``rotate``, game i seats the policies shifted by i (summary.seat_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ...games import GAMES, kit_of
 from ...games.streams import splitmix64
 from ...harness.executor import run_jobs
 from ...harness.processes import Terminated, acknowledge, check_stop
+from ...harness.versions import Version  # (a variant of a what-if: a ruleset and a profile)
 from .play import UNFINISHED, Played, SimulateError, Simulation, play
 from .summary import Summary, seat_policies
 
@@ -47,25 +47,12 @@ def simulation(game: str) -> Simulation:
     return found
 
 
-@dataclass(frozen=True)
-class Variant:
-    """The rules a run's games are played under: a ruleset of the game and a profile of it (None: the spec's
-    chosen values). ``name`` is how reports call it."""
-
-    ruleset: str
-    profile: Any = None
-
-    @property
-    def name(self) -> str:
-        return self.ruleset + (f"+{self.profile.name}" if self.profile is not None else "")
-
-
 # One chunk of a run: (game, the variants, its games' seeds, the run's policies, its first game's index, rotate,
 # fast): all a worker needs, so a chunk can run in another process or on a cluster.
-Chunk = tuple[str, tuple[Variant, ...], list[int], tuple[str, ...], int, bool, bool]
+Chunk = tuple[str, tuple[Version, ...], list[int], tuple[str, ...], int, bool, bool]
 
 
-def _chunks(game: str, variants: tuple[Variant, ...], seed: int, games: int, size: int, policies: tuple[str, ...],
+def _chunks(game: str, variants: tuple[Version, ...], seed: int, games: int, size: int, policies: tuple[str, ...],
             rotate: bool, fast: bool) -> Iterator[Chunk]:
     """The run's games in chunks of ``size``, their seeds as game_seeds gives them."""
     state = seed
@@ -112,7 +99,7 @@ def _engine(game: str, profile: Any) -> Any:
 
 
 def checked(game: str, games: int, policies: Iterable[str] | None, jobs: int,
-            variants: Iterable[tuple[str | None, Any]]) -> tuple[tuple[str, ...], tuple[Variant, ...]]:
+            variants: Iterable[tuple[str | None, Any]]) -> tuple[tuple[str, ...], tuple[Version, ...]]:
     """(every seat's policy, the variants) of a run, checked. Raises SimulateError naming what is allowed."""
     if game not in GAMES:
         raise SimulateError(f"unknown game {game!r} (games: {', '.join(sorted(GAMES))})")
@@ -124,7 +111,7 @@ def checked(game: str, games: int, policies: Iterable[str] | None, jobs: int,
             raise SimulateError(f"{game} has no ruleset {ruleset!r} (rulesets: {', '.join(info.rulesets)})")
         if profile is not None and profile.game != game:
             raise SimulateError(f"the profile {profile.name} is of {profile.game}, not {game}")
-        out.append(Variant(ruleset, profile))
+        out.append(Version(ruleset, profile))
     seated = tuple(policies) if policies is not None else (sim.default,) * len(info.players)
     sim.check(info.players, seated)
     if games < 1 or jobs < 1:
@@ -132,7 +119,7 @@ def checked(game: str, games: int, policies: Iterable[str] | None, jobs: int,
     return seated, tuple(out)
 
 
-def new_summary(game: str, games: int, seed: int, seated: tuple[str, ...], variant: Variant,
+def new_summary(game: str, games: int, seed: int, seated: tuple[str, ...], variant: Version,
                 rotate: bool) -> Summary:
     """An empty summary of a run of ``game`` under ``variant``."""
     info, sim = GAMES[game].info, simulation(game)
@@ -142,7 +129,7 @@ def new_summary(game: str, games: int, seed: int, seated: tuple[str, ...], varia
                    record={} if info.statistics else None)
 
 
-def play_all(game: str, games: int, seated: tuple[str, ...], variants: tuple[Variant, ...], seed: int, jobs: int,
+def play_all(game: str, games: int, seated: tuple[str, ...], variants: tuple[Version, ...], seed: int, jobs: int,
              cluster: str | None, rotate: bool, fast: bool,
              each: Callable[[tuple[str, ...], tuple[Played, ...]], bool | None],
              progress: Callable[[int, int], None] | None) -> int:
