@@ -58,7 +58,7 @@ def _refimpl(args: list[str], cwd: Path, env: dict[str, str], timeout: float) ->
 def _verify(build: Path, entry: dict[str, Any], env: dict[str, str], extra: list[str]) -> dict[str, Any]:
     started = time.monotonic()
     proc = _refimpl(["verify", "--impl", "node main.js", "--game", entry["game"], "--quiet", "--format", "json",
-                     *extra], build, env, 1200)
+                     *_profile(entry), *extra], build, env, 1200)
     out: dict[str, Any] = {"exit": proc.returncode, "seconds": round(time.monotonic() - started, 1)}
     try:
         doc = json.loads(proc.stdout)
@@ -70,6 +70,11 @@ def _verify(build: Path, entry: dict[str, Any], env: dict[str, str], extra: list
     except (ValueError, KeyError, TypeError):
         out["error"] = proc.stderr[-400:]
     return out
+
+
+def _profile(entry: dict[str, Any]) -> list[str]:
+    """``--profile FILE`` for a misreading of a variant (batch7): the build plays, and is judged, under it."""
+    return ["--profile", str(HERE / entry["batch"] / entry["profile"])] if entry.get("profile") else []
 
 
 KIT = [ROOT]  # the kit checkout judging (--kit: another one, such as an earlier commit's worktree)
@@ -91,7 +96,7 @@ def judge(entry: dict[str, Any], fuzz: bool) -> dict[str, Any]:
         if fuzz:
             started = time.monotonic()
             proc = _refimpl(["fuzz", "--impl", "node main.js", "--game", entry["game"], "--quiet", "--format",
-                             "json", "--out", str(Path(tmp) / "fuzz-out")], build, env, 600)
+                             "json", "--out", str(Path(tmp) / "fuzz-out"), *_profile(entry)], build, env, 600)
             record["fuzz"] = {"exit": proc.returncode, "seconds": round(time.monotonic() - started, 1)}
     return record
 
