@@ -232,3 +232,10 @@ def test_the_power_meters_variants_profile_moves_every_variant_and_makes_a_game(
         jsonschema.validate(profile.values[f.path], dict(f.schema))
     engine = profile.engine()
     assert engine.outcome(engine.new_state(seed=5)) is None
+
+
+def test_every_value_of_an_enum_variant_is_played_by_one_of_the_power_meters_profiles() -> None:
+    from refimpl.rulebook.profiles import variants_profiles
+
+    ties = [p.values.get("ties") for p in variants_profiles("conquest-king")]
+    assert sorted(t for t in ties if t) == ["again", "defender"] and variants_profiles("beacon-lines")[1:] == []

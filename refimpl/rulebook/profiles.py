@@ -141,6 +141,21 @@ def variants_profile(game: str) -> Profile | None:
     return Profile(game, "variants", values) if values else None
 
 
+def variants_profiles(game: str) -> list[Profile]:
+    """``variants_profile``, then one profile more for each other value of an enum variant (the others at the
+    seed's): every value a variant may take is played by one of them (Conquest King's ties: again, then
+    defender)."""
+    first = variants_profile(game)
+    if first is None:
+        return []
+    out, defaults = [first], default_values(game)
+    for f in fields_of(game):
+        if f.variant and "enum" in f.schema:
+            out += [Profile(game, f"variants-{f.path}-{v}", {f.path: v}) for v in f.schema["enum"]
+                    if v not in (defaults[f.path], first.values[f.path])]
+    return out
+
+
 def moved(f: Field, value: Any) -> Any:
     """Another value of field ``f`` than ``value``, within its schema: a boolean flipped, an enum's last other
     value, an integer one step up (or down at its maximum). Raises ValueError for a field of another kind (a

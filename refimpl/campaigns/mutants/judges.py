@@ -100,23 +100,22 @@ def _record(report: Any) -> dict[str, Any]:
 
 def _verify_variants(folder: Path, site: Site, timeout: float) -> dict[str, Any] | None:
     """A survivor of its game's verify judged again with every variant of the game moved off the seed's value
-    (profiles.variants_profile), the mutant served under the same profile: code only a variant runs is judged
-    there. The record when that kills it, else None (no variants, a shared file, or it survives again)."""
+    (profiles.variants_profiles: one profile, and one more for each other value of an enum variant), the mutant
+    served under the same profile: code only a variant runs is judged there. The record when one kills it, else
+    None (no variants, a shared file, or it survives them all)."""
     import yaml
 
-    from ...rulebook.profiles import variants_profile
+    from ...rulebook.profiles import variants_profiles
     from ...verify import VerifySettings, verify
 
     game = game_of(site.file)
-    profile = variants_profile(game) if game != SHARED else None
-    if profile is None:
-        return None
-    path = folder / "variants.yaml"
-    path.write_text(yaml.safe_dump({"game": game, "name": profile.name, "set": dict(profile.values)}),
-                    encoding="utf-8")
-    command = build_command(folder, f"mutant {site.id} (variants)", str(path))
-    record = _record(verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True,
-                                                    profiles=(profile,))))
-    if record["status"] == Status.SURVIVED or record["by"] in ("start", ""):
-        return None  # (a start the variants' serve refuses says nothing of the mutant)
-    return {**record, "by": f"variants: {record['by']}"}
+    for profile in variants_profiles(game) if game != SHARED else []:
+        path = folder / f"{profile.name}.yaml"
+        path.write_text(yaml.safe_dump({"game": game, "name": profile.name, "set": dict(profile.values)}),
+                        encoding="utf-8")
+        command = build_command(folder, f"mutant {site.id} ({profile.name})", str(path))
+        record = _record(verify(command, VerifySettings(games=(game,), timeout=timeout, fail_fast=True,
+                                                        profiles=(profile,))))
+        if record["status"] != Status.SURVIVED and record["by"] not in ("start", ""):
+            return {**record, "by": f"{profile.name}: {record['by']}"}
+    return None  # (a start the variants' serve refuses says nothing of the mutant)
