@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -111,19 +112,40 @@ class Profile:
         return {"game": self.game, "name": self.name, "file": self.file, "changed": self.changed()}
 
 
+_ITEM = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<id>[^\[\]]+)\]$")
+
+
+def _step(node: Any, part: str) -> Any:
+    """One part of a field's path: a key, or ``key[ID]``, the item of the list at ``key`` whose ``id`` is ID (a
+    region of Beacon Lines: ``regions[depot].value``). Raises KeyError for a part the data lacks."""
+    item = _ITEM.match(part)
+    if item is None:
+        return node[_key(node, part)]
+    for entry in node[item["key"]]:
+        if entry.get("id") == item["id"]:
+            return entry
+    raise KeyError(part)
+
+
+def _key(node: Any, part: str) -> Any:
+    """``part`` as the key of ``node``: a number where the data's table is keyed by numbers (Lantern Quay's faces:
+    ``salvage.3``)."""
+    return int(part) if part not in node and part.isdigit() and int(part) in node else part
+
+
 def _get(data: Mapping[str, Any], path: str) -> Any:
     node: Any = data
     for part in path.split("."):
-        node = node[part]
+        node = _step(node, part)
     return node
 
 
 def _set(data: dict[str, Any], path: str, value: Any) -> None:
     *parents, last = path.split(".")
-    node = data
+    node: Any = data
     for part in parents:
-        node = node[part]
-    node[last] = value
+        node = _step(node, part)
+    node[_key(node, last)] = value
 
 
 def default_values(game: str) -> dict[str, Any]:

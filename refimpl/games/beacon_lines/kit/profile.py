@@ -1,6 +1,6 @@
 """Beacon Lines' profile fields (rulebook/profiles.py): none of its numbers is left open by the seed, so every
 field is a variant a designer may try (specs/beacon-lines.md, "Variants"): the rounds, the win threshold and lead,
-and the Beacon's worth under each ruleset."""
+the Beacon's worth under each ruleset and every other region's worth (the Beacon's own is its ruleset's)."""
 
 from __future__ import annotations
 
@@ -14,4 +14,8 @@ FIELDS: tuple[Field, ...] = (
           ("BL-WIN-1",), variant=True),
     *(Field(f"rulesets.{r}.values.beacon", int_range(0, 9), f"the Beacon's worth under {r}",
             ("BL-SCORE-2", "BL-SCORE-1"), variant=True) for r in ("v0", "v1")),
+    *(Field(f"regions[{r}].value", int_range(0, 9), f"the worth of {name} (every ruleset)", ("BL-SCORE-1",),
+            variant=True) for r, name in (("red-home", "Red Home"), ("blue-home", "Blue Home"),
+                                          ("north-pass", "North Pass"), ("crossroads", "Crossroads"),
+                                          ("south-pass", "South Pass"), ("depot", "Depot"))),
 )
