@@ -35,6 +35,7 @@ class Board:
     sixes_void: int
     enter_face: int  # the lowest face that enters a piece (6 by the seed; a variant may lower it)
     capture_again: bool  # a capture throws again (never by the seed; a variant)
+    blockades: bool  # two pieces of a seat on a loop square bar every enemy (never by the seed; a variant)
     dice_xor: int
     decisions_xor: int
     squares: tuple[tuple[int | None, ...], ...]
@@ -63,7 +64,8 @@ class Board:
         return cls(seats=tuple(data["seats"]), track=track, starts=starts, safe=safe, last_track_step=last,
                    goal=goal, pieces=int(data["pieces"]), cap=int(data["roll_cap"]),
                    sixes_void=int(data["sixes_void"]), enter_face=int(data["enter_face"]),
-                   capture_again=bool(data["capture_throws_again"]), dice_xor=int(data["streams"]["dice_xor"]),
+                   capture_again=bool(data["capture_throws_again"]), blockades=bool(data["blockades"]),
+                   dice_xor=int(data["streams"]["dice_xor"]),
                    decisions_xor=int(data["streams"]["decisions_xor"]), squares=squares, rivals=rivals,
                    behind=behind)
 

@@ -100,7 +100,7 @@ class Ludo(Game[State, Action]):
         # Per face, per step (YARD last, so a piece's step indexes it directly): whether a piece there can move
         # by the face (LD-MOVE-1). From the yard only with a 6 (LD-ROLL-2; the variant enter_face lowers it);
         # otherwise exactly up to home, never past it (LD-MOVE-2). Other pieces never stop a move: a stack blocks
-        # nobody (LD-STACK-1).
+        # nobody (LD-STACK-1), unless the variant ``blockades`` is on (``_blocked``).
         self.can_move = tuple(tuple(step + face <= b.goal for step in range(b.goal + 1)) + (face >= b.enter_face,)
                               for face in range(7))
         self.piece_numbers = tuple(range(b.pieces))
@@ -205,17 +205,35 @@ class Ludo(Game[State, Action]):
             return []
         if type(pos) is Turn:
             if pos.options is None:
-                pos.options = self._movable(pos.pieces[pos.turn], pos.roll)
+                pos.options = self._movable(pos.pieces, pos.turn, pos.roll)
             return pos.options
-        return self._movable(pos.pieces[pos.turn], pos.roll)
+        return self._movable(pos.pieces, pos.turn, pos.roll)
 
-    def _movable(self, mine: Sequence[int], face: int) -> list[int]:
+    def _movable(self, pieces: Sequence[Sequence[int]], seat: int, face: int) -> list[int]:
         can = self.can_move[face]
+        mine = pieces[seat]
         out = []
         for i in self.piece_numbers:  # a loop, not a comprehension: this runs once a throw
             if can[mine[i]]:
                 out.append(i)
+        if self.board.blockades:
+            return [i for i in out if not self._blocked(pieces, seat, mine[i], face)]
         return out
+
+    def _blocked(self, pieces: Sequence[Sequence[int]], seat: int, step: int, face: int) -> bool:
+        """Under the variant ``blockades``: whether a blockade (two or more pieces of one enemy seat on one loop
+        square) stands on a square the piece at ``step`` would pass or land on with ``face``; entering, the start
+        square. A seat's own stack bars none of its pieces; a home column holds no blockade of another seat."""
+        b = self.board
+        path = (0,) if step == YARD else range(step + 1, step + face + 1)
+        squares = {b.squares[seat][s] for s in path} - {None}
+        for other, mine in enumerate(pieces):
+            if other == seat:
+                continue
+            loop = [b.squares[other][s] for s in mine if 0 <= s <= b.last_track_step]
+            if any(loop.count(q) >= 2 for q in squares):
+                return True
+        return False
 
     def legal_actions(self, state: State, observer: str | None = None) -> list[Action]:
         """The six throws in phase roll, the movable pieces in phase move, nothing once over. Implements
@@ -283,7 +301,7 @@ class Ludo(Game[State, Action]):
         if sixes == self.board.sixes_void:  # the third six is void: nothing moves, the turn passes
             self._end_throw(t, False)
         else:
-            options = t.options = self._movable(t.pieces[t.turn], face)
+            options = t.options = self._movable(t.pieces, t.turn, face)
             if options:
                 t.phase, t.roll = "move", face
             else:  # automatic pass; a 6 still rolls again

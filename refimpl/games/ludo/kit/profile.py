@@ -1,6 +1,6 @@
 """Ludo's profile fields (rulebook/profiles.py): every number comes from its seed, so every field is a variant a
 designer may try (specs/ludo.md, "Variants"): the sixes that void a turn, the face that enters a piece, a
-capture's extra throw."""
+capture's extra throw, blockades."""
 
 from __future__ import annotations
 
@@ -13,4 +13,6 @@ FIELDS: tuple[Field, ...] = (
           variant=True),
     Field("capture_throws_again", {"type": "boolean"}, "whether a capture gives the seat another throw",
           ("LD-CAP-2",), variant=True),
+    Field("blockades", {"type": "boolean"}, "whether two or more pieces of one seat on a loop square bar every "
+          "enemy piece from passing or landing there", ("LD-STACK-1", "LD-MOVE-4"), variant=True),
 )
