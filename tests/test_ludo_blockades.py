@@ -3,7 +3,7 @@ piece from passing or landing there; judged against the spec's geometry written 
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from refimpl.games import GAMES, IllegalAction
 from refimpl.games.ludo import Move, Roll

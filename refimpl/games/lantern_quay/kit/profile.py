@@ -17,6 +17,7 @@ FIELDS: tuple[Field, ...] = (
     Field("install.lenses", int_range(1, 9), "the lenses an Install lights", ("LQ-INST-2",), variant=True),
     *(Field(f"salvage.{face}", int_range(0, 9), f"the brass Salvage gives for a {face}", ("LQ-SALV-1",),
             variant=True) for face in range(1, 7)),
-    *(Field(f"forge.{face}.{what}", int_range(0, 9), f"the {what} Forge {verb} for a {face}", ("LQ-FORGE-2", "LQ-FORGE-3"),
-            variant=True) for face in range(3, 7) for what, verb in (("brass", "pays"), ("modules", "makes"))),
+    *(Field(f"forge.{face}.{what}", int_range(0, 9), f"the {what} Forge {verb} for a {face}",
+            ("LQ-FORGE-2", "LQ-FORGE-3"), variant=True)
+      for face in range(3, 7) for what, verb in (("brass", "pays"), ("modules", "makes"))),
 )
