@@ -399,7 +399,7 @@ def test_a_what_if_of_one_variant_given_twice_is_bad_input() -> None:
 
 # --- greedy -------------------------------------------------------------------------------------------------
 
-GREEDY = ("beacon-lines", "lantern-quay", "ludo", "black-fog")  # Conquest King: none yet (a ply is ~300 applies)
+GREEDY = ("beacon-lines", "lantern-quay", "ludo", "black-fog", "conquest-king")
 
 
 @settings(max_examples=25, deadline=None)
