@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
+from .commands.adapter import adapter_cmd
 from .commands.diff import diff_cmd
 from .commands.fuzz import fuzz_cmd
 from .commands.games import games_cmd
@@ -122,7 +123,7 @@ def main() -> None:
 
 for _command in (games_cmd, replay_cmd, verify_cmd, report_cmd, diff_cmd, show_cmd, fuzz_cmd, mutants_cmd, perft_cmd,
                  serve_cmd, profile_cmd, simulate_cmd, solve_cmd, play_cmd, map_cmd, tables_cmd,
-                 rule_cmd):
+                 rule_cmd, adapter_cmd):
     main.add_command(_command)
 
 

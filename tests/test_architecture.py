@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {  # room -> the rooms its modules may import at 
     # nothing at import time (games/registry.py's Part loads them when a room first asks), so no room above them
     "units": BASE | {"games", "util", "suite", "rulebook", "harness", "scenarios", "reports", "campaigns"},
     "util": {"errors"},
+    "page": BASE | {"util"},  # the bridge to a web page: a build process of the kit's own (issue 46)
     "suite": BASE | {"util"},
     "rulebook": BASE | {"games", "suite", "util"},
     "harness": BASE | {"games", "util", "suite", "rulebook", "version"},

@@ -14,14 +14,16 @@ from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
 from ..status import Status
 from .options import (
+    build_command,
     check_out_folder,
     cluster_option,
     fail,
     isolate_env_option,
+    level_option,
     load_profiles,
+    page_option,
     profile_option,
     read_every_answer_option,
-    reference_command,
 )
 
 
@@ -50,10 +52,13 @@ from .options import (
 @read_every_answer_option
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@page_option
+@level_option
 @profile_option
 @isolate_env_option
 @cluster_option
-def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int | None, seed: int, jobs: int,
+def fuzz_cmd(command: str | None, page: str | None, level: str, game: str, ruleset: str | None,
+             examples: int | None, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
              twice: bool, read_all: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...],
              cluster: str | None) -> None:
@@ -71,7 +76,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
         fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
-    command = command or reference_command()
+    command = build_command(command, page, timeout)
     from ..campaigns.fuzz.run import reproducer_path
 
     check_out_folder(reproducer_path(out, game, ruleset or "", seed).parent, "--out", out)  # file or folder, as fuzz
@@ -89,7 +94,7 @@ def fuzz_cmd(command: str | None, game: str, ruleset: str | None, examples: int 
 
     try:
         with scope():
-            result = fuzz(Build(command, timeout, known_answers=not read_all), settings, out,
+            result = fuzz(Build(command, timeout, known_answers=not read_all, level=level), settings, out,
                           None if quiet else progress, cluster)
     except KeyboardInterrupt as exc:
         acknowledge()

@@ -27,6 +27,41 @@ def reference_command() -> str:
     return f"{shlex.quote(sys.executable)} -m refimpl serve"
 
 
+def page_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--page PATH|URL``: a web page as the build (refimpl/page: the kit speaks to ``window.refimpl`` in the
+    system's headless Chromium)."""
+    return click.option("--page", "page", default=None, metavar="PATH|URL",
+                        help="A web page as the build: a local HTML file or folder (served from 127.0.0.1) or an "
+                             "http(s) URL, whose window.refimpl.handle(request) answers the protocol "
+                             "(docs/page.md). Needs Chromium and the browser extra.")(func)
+
+
+def level_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--level full|play``: what the verdict judges (harness.protocol.Build.level; docs/page.md)."""
+    return click.option("--level", type=click.Choice(["full", "play"]), default="full", show_default=True,
+                        help="full: every answer whole; play: the rules only (states, views, legal lists, results "
+                             "and whether an illegal action is refused, not which code or form check refuses it). "
+                             "Every report names the level.")(func)
+
+
+def build_command(command: str | None, page: str | None, timeout: float) -> str:
+    """The shell command of the build a command judges: ``--impl``, the bridge to ``--page``, or the reference.
+    Exits 2 for both at once, a page that cannot be opened, or a browser that is not installed."""
+    if page is None:
+        return command if command is not None else reference_command()
+    if command is not None:
+        fail("give --impl or --page, not both")
+    from ..page import PageError, page_command
+    from ..util.browser import BrowserMissing, chromium, playwright
+
+    try:
+        playwright()
+        chromium()
+        return page_command(page, timeout)
+    except (PageError, BrowserMissing) as exc:
+        fail(str(exc))
+
+
 def profile_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--profile FILE`` (repeatable, one per game): the builder's own chosen values (refimpl profile GAME)."""
     return click.option("--profile", "profile_files", multiple=True, type=click.Path(dir_okay=False),

@@ -9,7 +9,7 @@ from ..harness.driver import BuildBroke
 from ..harness.trace import Trace, TraceError
 from ..harness.tracefile import load_traces
 from ..util import yamlsafe
-from .options import fail, write_text
+from .options import build_command, fail, page_option, write_text
 
 
 @click.command("show")
@@ -27,8 +27,9 @@ from .options import fail, write_text
 @click.option("--all", "whole", is_flag=True,
               help="The whole game on one HTML page: a slider and the arrow keys step through it, each step with "
                    "what moved and every observer's view (with --impl, the build's board and the fields that differ).")
+@page_option
 def show_cmd(trace_path: str, number: int | None, observer: str | None, command: str | None, timeout: float,
-             out: str | None, whole: bool) -> None:
+             out: str | None, whole: bool, page: str | None) -> None:
     """Draw a trace's position before and after one step (a bundled trace or a fuzz reproducer), or, with
     --all, every step of it on one page."""
     from ..harness.processes import scope
@@ -37,6 +38,8 @@ def show_cmd(trace_path: str, number: int | None, observer: str | None, command:
 
     if whole and (number is not None or observer is not None or (out or "").endswith(".svg")):
         fail("--all shows every step and every observer on one HTML page: it takes no --step, --observer or .svg")
+    if page is not None:
+        command = build_command(command, page, timeout)
     try:
         trace = load_traces([trace_path])[0]
         step = len(trace.steps) if number is None else number

@@ -20,12 +20,14 @@ from ..reports.terminal import echo_text
 from ..util import yamlsafe
 from .options import (
     JOBS,
+    build_command,
     fail,
     isolate_env_option,
+    level_option,
     load_profiles,
+    page_option,
     profile_option,
     read_every_answer_option,
-    reference_command,
     write_text,
 )
 
@@ -83,9 +85,12 @@ from .options import (
                    "(explore-GAME-RULESET.yaml; replay it with --traces).")
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
+@page_option
+@level_option
 @profile_option
 @isolate_env_option
-def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
+def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[str, ...], rulesets: tuple[str, ...],
+               keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
@@ -120,13 +125,12 @@ def verify_cmd(command: str | None, games: tuple[str, ...], rulesets: tuple[str,
             fail(str(exc))
         click.echo(jsondoc.checks_json(found) if fmt == "json" else textreport.checks_text(found), nl=False)
         return
-    if command is None:
-        command = reference_command()
+    command = build_command(command, page, timeout)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
         with scope():
-            build = Build(command, settings.timeout, known_answers=not read_all)
+            build = Build(command, settings.timeout, known_answers=not read_all, level=level)
             result = verify(build, settings, None if quiet else progress_printer())
     except (TraceError, VerifyError, BadChecks) as exc:
         fail(str(exc))

@@ -25,12 +25,16 @@ from .driver import (
     BuildBroke,
     CallsByBatch,
     Outcome,
+    ReferenceDriver,
+    Refused,
+    Rejected,
     default_ruleset,
     outcome,
 )
 from .known import Known, known_answer
 from .requests import Legal, Op, Restart, State, Stats
 
+LEVELS = ("full", "play")  # what a verdict judges (docs/page.md, "Levels of conformance")
 WINDOW = 1024  # pipelined requests in flight at most (their planned checks wait in memory for the answers)
 _FIXED = (State, Legal, Restart, Stats)  # requests that are the same every time but for their id
 _NAMES = (str, type(None))  # an observer of these types keeps a fixed request hashable and one of a kind
@@ -46,19 +50,25 @@ class Build:
     (processes.build_environment: the kit's, or the allow-list under ``--isolate-env``). ``start`` starts one
     process of it. ``known_answers``: how the kit reads it, with the fast path (known.py: a line that is the
     reference's answer byte for byte is that answer, unread) or, False, every answer read and compared in full
-    (``--read-every-answer``; the verdict is the same). Raises ValueError for an ``env`` that names a variable
-    the kit keeps for itself (its process tags: a build that set them could hide its children from the clean-up)."""
+    (``--read-every-answer``; the verdict is the same). ``level``: ``full`` judges every answer whole; ``play``
+    judges the rules alone, so a refusal is as good as the reference's refusal of the same request whatever its
+    kind and code (``ProtocolDriver.level``). Raises ValueError for an ``env`` that names a variable the kit keeps
+    for itself (its process tags: a build that set them could hide its children from the clean-up), or an
+    unknown level."""
 
     command: str
     timeout: float = DEFAULT_TIMEOUT
     cwd: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     known_answers: bool = True
+    level: str = "full"
 
     def __post_init__(self) -> None:
         kept = sorted(set(self.env) & {processes.BUILD_TAG, processes.RUN_TAGS})
         if kept:
             raise ValueError(f"a build's environment may not set {', '.join(kept)}: the kit's own")
+        if self.level not in LEVELS:
+            raise ValueError(f"no level {self.level!r} (levels: {', '.join(LEVELS)})")
 
     def start(self, pipeline: bool = True, transcript: list[dict[str, JSON]] | None = None) -> ProtocolDriver:
         """One process of the build, greeted (hello). Raises BuildBroke when it does not start or answer."""
@@ -86,6 +96,9 @@ class ProtocolDriver(CallsByBatch):
         self.build = as_build(build, timeout)
         self.command, self.timeout, self.pipeline = self.build.command, self.build.timeout, pipeline
         self.known_answers = self.build.known_answers  # the fast path (known.py), or every answer read in full
+        # --level play: a reference session sent every request the build is sent, whose refusal stands for the
+        # build's where both refuse (``_at_level``)
+        self.level_reference = ReferenceDriver() if self.build.level == "play" else None
         self.transcript = transcript  # every exchange from the hello on (see CallsByBatch)
         self._noted: tuple[Any, int] = (None, 0)  # (the transcript list, bytes noted in it): _note's bound
         self._next_id = 0
@@ -169,7 +182,17 @@ class ProtocolDriver(CallsByBatch):
         answer (``Known.answers``), else the line read and checked. Raises BuildBroke."""
         known = None if expected is None or not self.known_answers else known_answer(op, rid, expected, any_order)
         message = self._receive(rid, known)
-        return known.answer if known is not None and message is known.message else self._outcome(op, message)
+        answer = known.answer if known is not None and message is known.message else self._outcome(op, message)
+        return answer if self.level_reference is None else self._at_level(op, answer)
+
+    def _at_level(self, op: Op, answer: Outcome) -> Outcome:
+        """Level play: the build's refusal of ``op`` replaced by the reference's, where the reference refuses it
+        too (a rejection or an error, whatever the code); every other answer as the build gave it, so a refusal
+        of what the rules allow, and an acceptance of what they forbid, still differ."""
+        assert self.level_reference is not None
+        reference = next(iter(self.level_reference.batch([op])))
+        refusals = (Rejected, Refused)
+        return reference if isinstance(answer, refusals) and isinstance(reference, refusals) else answer
 
     def _outcome(self, op: Op, message: dict[str, JSON]) -> Outcome:
         try:

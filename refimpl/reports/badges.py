@@ -56,7 +56,8 @@ def _badge(label: str, report: Report, checks: list[Check]) -> dict[str, Any]:
     if not ran:
         return _document(label, "not run", "not-run")
     known = f" ({xfail} xfail)" if xfail else ""
-    return _document(label, f"conforms {passed}/{ran}{known}", "conforms")
+    level = f" at level {report.level}" if report.level != "full" else ""  # a play-level verdict says so
+    return _document(label, f"conforms{level} {passed}/{ran}{known}", "conforms")
 
 
 def games(report: Report) -> list[str]:

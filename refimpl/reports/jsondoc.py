@@ -84,6 +84,7 @@ def verify_json(report: Report) -> str:
                    for c in report.checks],
         "warnings": report.warnings,
         "explicit_chance": report.explicit_chance,
+        "level": report.level,
         "stopped": report.stopped,
         "interrupted": report.interrupted,
         **({"reach": reach_json(report)} if report.reach else {}),

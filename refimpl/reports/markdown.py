@@ -38,7 +38,7 @@ def markdown(report: Report) -> str:
     verdict = VERDICTS[report.exit_code]
     lines = [f"### refimpl verify: {verdict.replace('_', ' ')} (exit {int(report.exit_code)})", "",
              f"Build {code(report.build or '?')} judged by {report.kit.get('name')} {report.kit.get('version')} "
-             f"(suite {report.kit.get('suite')})", ""]
+             f"(suite {report.kit.get('suite')}), level {code(report.level)}", ""]
     for p in report.profiles:
         lines.append(f"Profile **{plain(p['name'])}** for {p['game']}: "
                      + (", ".join(f"{code(c['field'])} {code(c['default'])} → {code(c['value'])}"

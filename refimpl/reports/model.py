@@ -17,6 +17,11 @@ from ..rulebook.rules import spec_rules
 from ..status import Status
 
 # The statuses of a verify check, in the order the matrix and the summaries count them.
+LEVEL_WORDS = {
+    "full": "full (every answer whole: states, views, legal lists, results, and each refusal's kind and code)",
+    "play": "play (states, views, legal lists, results, and whether an illegal action is refused; not which "
+            "code or form check refuses it)",
+}
 STATUSES = (Status.PASSED, Status.FAILED, Status.NOT_RUN, Status.XFAIL, Status.XPASS, Status.BROKE)
 
 
@@ -111,6 +116,12 @@ class Report:
     # between, scenarios, explore): kind -> rule -> hits (rulebook/reach.py); empty without --coverage
     reach: dict[str, dict[str, int]] = field(default_factory=dict)
     explicit_chance: bool = False  # the build declared explicit-chance (refimpl/harness/chance.py)
+    level: str = "full"  # what the verdict judges: full, or play (the rules, not which code refuses: Build.level)
+
+    @property
+    def level_words(self) -> str:
+        """The level in a line, as every report names it."""
+        return LEVEL_WORDS.get(self.level, self.level)
 
     def count(self, status: str, checks: Iterable[Check] | None = None) -> int:
         return sum(1 for c in (self.checks if checks is None else checks) if c.status == status)

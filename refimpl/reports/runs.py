@@ -89,6 +89,7 @@ def report_from_json(doc: Mapping[str, Any]) -> Report:
                      for c in doc["checks"]]
     report.warnings = list(doc.get("warnings") or [])
     report.explicit_chance = bool(doc.get("explicit_chance"))
+    report.level = str(doc.get("level") or "full")
     report.stopped = doc.get("stopped") or ""
     report.interrupted = doc.get("interrupted") or ""
     return report

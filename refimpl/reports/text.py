@@ -87,7 +87,8 @@ def _verdict(report: Report) -> str:
     word = {Exit.CONFORMS: "CONFORMS", Exit.DOES_NOT_CONFORM: "DOES NOT CONFORM",
             Exit.BUILD_BROKE: "BUILD BROKE", Exit.INTERRUPTED: "INTERRUPTED (Ctrl-C)",
             Exit.TERMINATED: "INTERRUPTED (SIGTERM)"}[report.exit_code]
-    return f"Verdict: {word} ({counts or 'nothing ran'})"
+    level = f" at level {report.level}" if report.level != "full" else ""
+    return f"Verdict: {word}{level} ({counts or 'nothing ran'})"
 
 
 def _short_value(value: Any) -> str:
@@ -98,7 +99,8 @@ def _short_value(value: Any) -> str:
 def verify_text(report: Report) -> str:
     """The conformance matrix (per game and rule ID), the failures with their diffs, and the verdict."""
     lines = [f"Build: {report.build or '?'}  ({report.command})",
-             f"Kit:   {report.kit['name']} {report.kit['version']} (suite {report.kit['suite']})"]
+             f"Kit:   {report.kit['name']} {report.kit['version']} (suite {report.kit['suite']})",
+             f"Level: {report.level_words}"]
     lines += [f"Profile: {p['name']} for {p['game']} ({p['file']}): " + (
         ", ".join(f"{c['field']} {_short_value(c['default'])} -> {_short_value(c['value'])}" for c in p["changed"])
         or "the defaults") for p in report.profiles]

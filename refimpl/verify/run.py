@@ -59,6 +59,7 @@ def verify(build: Build | str, settings: VerifySettings = VerifySettings(), prog
     if expected:
         check_expectations(expected, every_trace(settings), every_scenario(settings))
     report = Report(build.command)
+    report.level = build.level
     mine = by_game(list(settings.profiles))
     report.profiles = [p.summary() for p in mine.values()]
     with using(mine):

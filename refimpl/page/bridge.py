@@ -1,0 +1,312 @@
+"""The bridge between the kit and a web page: ``python -m refimpl.page [--wait S] TARGET``.
+
+It opens TARGET (a local file or folder, served from 127.0.0.1, or an http(s) URL) in the system's headless
+Chromium, waits for the page's protocol object ``window.refimpl`` with a ``handle(request)`` that returns the
+answer or a Promise of it (docs/page.md), then reads the protocol's JSON Lines on standard input and writes the
+page's answers on standard output, one a line, in order. Requests read together are handed to the page in one
+call and answered as each is ready, so a pipelining kit is not held to one browser round trip a request.
+
+The page's misbehaviour ends the bridge with a line on standard error that says what happened, the page's errors
+and the last of its console after it, and exit status 1, which the kit reports as a broken build (exit 3): a page
+that throws at load or in ``handle``, never sets its object, navigates away, opens a dialog that would block it,
+crashes, or floods its console. A page that hangs is the kit's to notice (the answer's timeout). A request for
+anything outside the page's origin is refused and named on standard error; nothing outside the machine is
+fetched for a local page.
+
+``{"op": "x-refimpl-screenshot", "path": FILE}`` is the bridge's own request, never the page's: a PNG of the page
+as it stands (the kit's failure reports).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import sys
+from collections import deque
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from ..util.browser import FLAGS, BrowserMissing, chromium, playwright
+from .server import Server
+
+CONSOLE_LIMIT = 1_000  # console messages a page may write at load or in answering one request: more is a flood
+CONSOLE_BYTES = 4 << 20  # or bytes of console text in the whole run
+CONSOLE_KEPT = 50  # messages of one request (or the load) passed on to the bridge; the rest only counted
+# Counts the page's console in the page itself, so a flood costs the bridge nothing: ``most`` the messages of the
+# busiest request so far, ``since`` those of the current one, ``bytes`` the text of them all.
+COUNT_CONSOLE = """(() => {
+  const counts = {most: 0, since: 0, bytes: 0, total: 0};
+  Object.defineProperty(window, '__refimplConsole', {value: counts});
+  for (const level of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) {
+    const original = console[level] && console[level].bind(console);
+    if (!original) continue;
+    console[level] = (...args) => {
+      counts.total++; counts.since++;
+      if (counts.since > counts.most) counts.most = counts.since;
+      let text = '';
+      try { text = args.map(String).join(' '); } catch (e) { text = '?'; }
+      counts.bytes += text.length;
+      if (counts.since <= KEPT) original(...args);
+    };
+  }
+})();""".replace("KEPT", str(CONSOLE_KEPT))
+SCREENSHOT = "x-refimpl-screenshot"
+READY = "() => !!(window.refimpl && typeof window.refimpl.handle === 'function')"
+# The requests read together, handed to the page in order; each answer goes back through the binding as soon as
+# it is ready (so a page that hangs on one has answered those before it), the last one awaited.
+BATCH = """async (lines) => {
+  let last = null;
+  for (const line of lines) {
+    let request;
+    try { request = JSON.parse(line); } catch (e) {
+      const refusal = {id: null, ok: false, error: {code: 'bad-request', message: 'not JSON'}};
+      last = window.__refimplAnswer(JSON.stringify(refusal));
+      continue;
+    }
+    window.__refimplConsole.since = 0;
+    const answer = await window.refimpl.handle(request);
+    const counts = window.__refimplConsole;
+    if (counts.since > LIMIT || counts.bytes > BYTES) throw new Error('refimpl-flood');
+    if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+      throw new Error('window.refimpl.handle answered ' + String(JSON.stringify(answer)) + ' to request '
+                      + JSON.stringify(request && request.id) + ': an answer is an object');
+    }
+    last = window.__refimplAnswer(JSON.stringify(answer));
+  }
+  if (last !== null) await last;
+  return window.__refimplConsole;
+}""".replace("LIMIT", str(CONSOLE_LIMIT)).replace("BYTES", str(CONSOLE_BYTES))
+CONSOLE = "() => window.__refimplConsole"
+
+
+class PageBroke(Exception):
+    """The page misbehaved: ``cause`` in a line."""
+
+
+class Bridge:
+    """One page, opened and spoken to. ``notes`` keeps what the report shows of it: its errors, the requests it
+    was refused, the last of its console."""
+
+    def __init__(self, page: Any, origin: str) -> None:
+        self.page, self.origin = page, origin
+        self.errors: list[str] = []
+        self.refused: list[str] = []
+        self.console: deque[str] = deque(maxlen=20)
+        self.counts: dict[str, int] = {"most": 0, "bytes": 0, "total": 0}
+        self.ready = False
+        self.navigated: str | None = None
+        self.dialog: str | None = None
+        self.crashed = False
+        self.out = sys.stdout.buffer
+        page.on("pageerror", lambda error: self.errors.append(_line(str(error))))
+        page.on("console", self._console)
+        page.on("framenavigated", self._navigated)
+        page.on("dialog", self._dialog)
+        page.on("crash", lambda _page: setattr(self, "crashed", True))
+        page.route("**/*", self._guard)
+        page.add_init_script(COUNT_CONSOLE)
+        page.expose_function("__refimplAnswer", self._answer)
+
+    # --- what the page does ------------------------------------------------------------------------------
+    def _console(self, message: Any) -> None:
+        self.console.append(_line(f"{message.type}: {message.text}"))
+
+    def _navigated(self, frame: Any) -> None:
+        if self.ready and frame == self.page.main_frame:
+            self.navigated = frame.url
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialog = _line(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def _guard(self, route: Any) -> None:
+        url = route.request.url
+        scheme = urlparse(url).scheme
+        if scheme in ("data", "blob") or _origin(url) == self.origin:
+            route.continue_()
+        else:
+            if len(self.refused) < 20:
+                self.refused.append(_line(url))
+            route.abort("blockedbyclient")
+
+    def _answer(self, text: str) -> None:
+        self.out.write(text.encode() + b"\n")
+
+    # --- the protocol ------------------------------------------------------------------------------------
+    def open(self, url: str, wait: float) -> None:
+        """Load the page and wait for its protocol object. Raises PageBroke."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            self.page.goto(url, wait_until="load", timeout=wait * 1000)
+            self.page.wait_for_function(READY, timeout=wait * 1000)
+        except PlaywrightError as exc:
+            if self.errors:
+                raise PageBroke(f"the page threw while loading: {self.errors[0]}") from None
+            if "Timeout" in type(exc).__name__ or "Timeout" in str(exc).split("\n")[0]:
+                raise PageBroke(f"the page did not set window.refimpl with a handle function within {wait:g} s "
+                                f"of {url}") from None
+            raise PageBroke(f"the page could not be opened: {_line(str(exc))}") from None
+        self.ready = True
+        self.counts = self.page.evaluate(CONSOLE)
+        self._healthy()
+
+    def _healthy(self) -> None:
+        if self.crashed:
+            raise PageBroke("the page crashed")
+        if self.navigated is not None:
+            raise PageBroke(f"the page navigated away, to {self.navigated}")
+        if self.dialog is not None:
+            raise PageBroke(f"the page opened a dialog, which would stop it ({self.dialog})")
+        if self.counts["most"] > CONSOLE_LIMIT or self.counts["bytes"] > CONSOLE_BYTES:
+            raise PageBroke(f"the page flooded its console: {self.counts['most']:,} messages at once (at most "
+                            f"{CONSOLE_LIMIT:,}), {self.counts['bytes']:,} characters in all")
+
+    def serve(self, lines: list[bytes]) -> bool:
+        """Hand ``lines`` (requests) to the page in order, writing each answer; the bridge's own requests are
+        answered here. Returns False once ``quit`` is answered. Raises PageBroke."""
+        pending: list[str] = []
+        for line in lines:
+            request = _peek(line)
+            if request is not None and request.get("op") in (SCREENSHOT, "quit"):
+                self._run(pending)
+                pending = []
+                if request["op"] == "quit":
+                    self._run([line.decode("utf-8", "replace")])
+                    return False
+                self.page.screenshot(path=str(request.get("path")), full_page=True)
+                self._answer(json.dumps({"id": request.get("id"), "ok": True}))
+            else:
+                pending.append(line.decode("utf-8", "replace"))
+        self._run(pending)
+        return True
+
+    def _run(self, lines: list[str]) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
+        if not lines:
+            return
+        self._healthy()
+        try:
+            self.counts = self.page.evaluate(BATCH, lines)
+        except PlaywrightError as exc:
+            self._healthy()  # navigated or crashed: that says more than the lost context
+            first = str(exc).split("\n")[0]
+            if "refimpl-flood" in first:
+                self.counts = self.page.evaluate(CONSOLE)
+                self._healthy()
+            if "context was destroyed" in first or "navigat" in first:
+                raise PageBroke("the page navigated away while answering (its script was gone before the "
+                                "answer)") from None
+            raise PageBroke(f"the page threw while answering: {_line(first)}") from None
+        self._healthy()
+
+    def report(self, cause: str) -> str:
+        """What standard error says of a page that broke: the last of its console, its errors, the requests it
+        was refused, and the cause last (the kit's report shows the last lines)."""
+        out = []
+        if self.console:
+            out.append(f"the page's console (last {len(self.console)} of {self.counts.get('total', 0):,}):")
+            out += [f"  {c}" for c in self.console]
+        out += [f"page error: {e}" for e in self.errors[:5]]
+        out += [f"refused a request outside the page's origin: {u}" for u in self.refused[:5]]
+        out.append(f"refimpl page: {cause}")
+        return "\n".join(out) + "\n"
+
+
+def _line(text: str, size: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def _origin(url: str) -> str:
+    parsed = urlparse(url)
+    return f"{parsed.scheme}://{parsed.netloc}"
+
+
+def _peek(line: bytes) -> dict[str, Any] | None:
+    """The request on ``line`` when it may be one the bridge answers itself (quit, a screenshot), else None."""
+    if b"quit" not in line and SCREENSHOT.encode() not in line:
+        return None
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return None
+    return request if isinstance(request, dict) else None
+
+
+def _lines() -> Any:
+    """Standard input's requests, a list of the whole lines read together at a time; an empty list at its end."""
+    buffer = b""
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            yield []
+            return
+        buffer += chunk
+        while select.select([0], [], [], 0)[0]:  # everything already written: one batch
+            more = os.read(0, 1 << 16)
+            if not more:
+                break
+            buffer += more
+        *whole, buffer = buffer.split(b"\n")
+        if whole:
+            yield [w for w in whole if w.strip()]
+
+
+def _target(target: str) -> tuple[str, str | None]:
+    """(the page's URL, the folder to serve or None) of a resolved target (refimpl.page.resolve)."""
+    if urlparse(target).scheme in ("http", "https"):
+        return target, None
+    path = Path(target)
+    folder, name = (path, "index.html") if path.is_dir() else (path.parent, path.name)
+    return name, str(folder)
+
+
+def run(target: str, wait: float) -> int:
+    """Bridge the page at ``target`` until standard input ends or ``quit``. Returns the exit status."""
+    url, folder = _target(target)
+    server = Server(folder) if folder is not None else None
+    if server is not None:
+        url = f"{server.origin}/{url}"
+    try:
+        with playwright()() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=FLAGS, headless=True)
+            try:
+                bridge = Bridge(browser.new_page(viewport={"width": 1024, "height": 768}), _origin(url))
+                try:
+                    bridge.open(url, wait)
+                    for lines in _lines():
+                        if not lines or not bridge.serve(lines):
+                            break
+                        bridge.out.flush()
+                except PageBroke as exc:
+                    bridge.out.flush()
+                    sys.stderr.write(bridge.report(str(exc)))
+                    return 1
+                bridge.out.flush()
+                return 0
+            finally:
+                browser.close()
+    finally:
+        if server is not None:
+            server.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The bridge's command line. Exit 0 after ``quit`` or at the end of input, 1 when the page broke, 2 when
+    the browser is missing."""
+    parser = argparse.ArgumentParser(prog="python -m refimpl.page", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wait", type=float, default=10.0, help="seconds the page may take to load")
+    parser.add_argument("target", help="a local file or folder (resolved), or an http(s) URL")
+    args = parser.parse_args(argv)
+    try:
+        return run(args.target, args.wait)
+    except BrowserMissing as exc:
+        sys.stderr.write(f"refimpl page: {exc}\n")
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,162 @@
+"""A web page as the build (issue 46): ``--page`` speaks the protocol to ``window.refimpl.handle`` in the system's
+headless Chromium through the bridge (refimpl/page). The example page conforms, its broken copy fails with the
+rule named; pages that throw, stay silent, hang, navigate away or flood their console break the build (exit 3)
+with the cause said, and leave no browser running; nothing outside the page's origin is fetched."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+from refimpl.util.browser import BrowserMissing, chromium, playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "web-lantern-quay"
+HELLO = ("if (req.op === 'hello') return {id: req.id, ok: true, protocol: 1, build: {name: 'test'}, "
+         "games: {'lantern-quay': ['v1']}, capabilities: []};")
+
+
+@pytest.fixture(autouse=True)
+def _browser() -> None:
+    try:
+        playwright()
+        chromium()
+    except BrowserMissing as exc:
+        pytest.skip(f"{exc} (.ci/run installs both)")
+
+
+def _browsers() -> set[int]:
+    """The Chromium processes running now (not the zombies a finished one leaves to its reaper)."""
+    found = set()
+    for proc in psutil.process_iter(["name", "status"]):
+        if "chrom" in (proc.info["name"] or "") and proc.info["status"] != psutil.STATUS_ZOMBIE:
+            found.add(proc.pid)
+    return found
+
+
+def refimpl(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "refimpl", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def _page(tmp_path: Path, name: str, script: str) -> Path:
+    page = tmp_path / f"{name}.html"
+    page.write_text(f"<!DOCTYPE html><html><body><script>{script}</script></body></html>")
+    return page
+
+
+def test_the_example_page_conforms_through_page_from_a_relative_path() -> None:
+    done = refimpl("verify", "--page", "web-lantern-quay", "--game", "lantern-quay", "--no-explore",
+                   "--format", "json", cwd=ROOT / "examples")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    assert doc["build"].startswith("lantern-quay-page") and doc["summary"]["passed"] > 60
+
+
+def test_the_broken_copy_fails_with_the_rule_named() -> None:
+    done = refimpl("verify", "--page", str(EXAMPLE / "broken.html"), "--game", "lantern-quay", "--no-explore",
+                   "--no-scenarios", "--format", "json")
+    assert done.returncode == 1, done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    rules = {f["rule"] for c in doc["checks"] if c["status"] == "failed" for f in c["failure"]["fields"]}
+    assert "LQ-SALV-1" in rules, rules
+
+
+CAUSES = {
+    "throws": ("console.log('starting'); throw new Error('boom at load');", "the page threw while loading: "),
+    "silent": ("document.title = 'nothing here';", "did not set window.refimpl"),
+    "hangs": ("window.refimpl = {handle(req) {" + HELLO + " return new Promise(() => {});}};", "hung"),
+    "leaves": ("window.refimpl = {handle(req) {" + HELLO + " location.href = 'about:blank'; "
+               "return new Promise(() => {});}};", "navigated away"),
+    "floods": ("window.refimpl = {handle(req) {" + HELLO + " for (let i = 0; i < 5000; i++) console.log('x' + i);"
+               " return {id: req.id, ok: true, state: {}};}};", "flooded its console"),
+    "fails-in-handle": ("window.refimpl = {handle(req) {" + HELLO + " throw new TypeError('no such thing');}};",
+                        "the page threw while answering: "),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAUSES))
+def test_a_page_that_misbehaves_is_a_broken_build_and_leaves_no_browser(tmp_path: Path, name: str) -> None:
+    script, cause = CAUSES[name]
+    before = _browsers()
+    done = refimpl("verify", "--page", str(_page(tmp_path, name, script)), "--game", "lantern-quay",
+                   "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "4")
+    assert done.returncode == 3, done.stdout[-2000:]
+    assert cause in done.stdout, done.stdout[-2000:]
+    assert _browsers() <= before, "a browser of the run is still running"
+
+
+def test_nothing_outside_the_pages_origin_is_fetched(tmp_path: Path) -> None:
+    script = ("let outcome = 'pending'; fetch('https://example.com/x.js').then(() => { outcome = 'fetched'; },"
+              " () => { outcome = 'refused'; });"
+              "window.refimpl = {async handle(req) { await new Promise((r) => setTimeout(r, 300));"
+              " return {id: req.id, ok: true, protocol: 1, build: {name: outcome}, games: {}, capabilities: []};}};")
+    page = _page(tmp_path, "fetches", script)
+    lines = '{"id":0,"op":"hello","protocol":1}\n{"id":1,"op":"quit"}\n'
+    done = subprocess.run([sys.executable, "-m", "refimpl.page", str(page)], input=lines, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["build"]["name"] == "refused"
+
+
+def test_a_missing_page_or_both_impl_and_page_are_bad_input(tmp_path: Path) -> None:
+    done = refimpl("verify", "--page", str(tmp_path / "nothing.html"))
+    assert done.returncode == 2 and "no such file or folder" in done.stderr
+    done = refimpl("verify", "--page", str(EXAMPLE), "--impl", "true")
+    assert done.returncode == 2 and "not both" in done.stderr
+    done = refimpl("verify", "--page", str(tmp_path))
+    assert done.returncode == 2 and "no index.html" in done.stderr
+
+
+def test_the_bridge_takes_a_screenshot_of_the_page(tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    lines = "\n".join(json.dumps(r) for r in (
+        {"id": 0, "op": "hello", "protocol": 1},
+        {"id": 1, "op": "start", "game": "lantern-quay", "ruleset": "v1", "seed": None, "setup": {}},
+        {"id": 2, "op": "x-refimpl-screenshot", "path": str(shot)}, {"id": 3, "op": "quit"})) + "\n"
+    done = subprocess.run([sys.executable, "-m", "refimpl.page", str(EXAMPLE)], input=lines, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["id"] for line in done.stdout.splitlines()] == [0, 1, 2, 3]
+    assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_example_pages_adapter_is_the_one_the_kit_writes(tmp_path: Path) -> None:
+    done = refimpl("adapter", "js", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "refimpl-adapter.mjs").read_bytes() == (EXAMPLE / "refimpl-adapter.mjs").read_bytes()
+    assert (tmp_path / "refimpl-adapter.d.ts").exists()
+
+
+def _variant(tmp_path: Path, name: str, change: Callable[[str], str]) -> Path:
+    """A copy of the example page with ``change`` made to its text, beside the kit's adapter."""
+    (tmp_path / "refimpl-adapter.mjs").write_bytes((EXAMPLE / "refimpl-adapter.mjs").read_bytes())
+    page = tmp_path / f"{name}.html"
+    text = (EXAMPLE / "index.html").read_text()
+    assert change(text) != text
+    page.write_text(change(text))
+    return page
+
+
+def test_level_play_judges_refusals_but_not_their_codes(tmp_path: Path) -> None:
+    """A page that refuses every illegal action with a code of its own conforms at level play (not at full); one
+    that accepts a die on a taken slot fails at both; every report names the level."""
+    codes = _variant(tmp_path, "codes", lambda text: re.sub(r"reject\('[a-z-]+'", "reject('nope'", text))
+    illegal = _variant(tmp_path, "illegal", lambda text: text.replace(
+        "if (state.placed[action.slot] !== null) return reject('slot-taken', `${action.slot} holds a die`);", ""))
+    quick = ("--game", "lantern-quay", "--no-scenarios", "--no-explore")
+    played = refimpl("verify", "--page", str(codes), *quick, "--level", "play", "--format", "json")
+    assert played.returncode == 0, played.stdout[-3000:]
+    assert json.loads(played.stdout)["level"] == "play"
+    full = refimpl("verify", "--page", str(codes), *quick)
+    assert full.returncode == 1 and "Level: full" in full.stdout
+    wrong = refimpl("verify", "--page", str(illegal), *quick, "--level", "play")
+    assert wrong.returncode == 1 and "DOES NOT CONFORM at level play" in wrong.stdout
+    assert "LQ-PLACE-1" in wrong.stdout or "slot" in wrong.stdout
