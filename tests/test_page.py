@@ -60,13 +60,20 @@ def test_the_example_page_conforms_through_page_from_a_relative_path() -> None:
     assert doc["build"].startswith("lantern-quay-page") and doc["summary"]["passed"] > 60
 
 
-def test_the_broken_copy_fails_with_the_rule_named() -> None:
+def test_the_broken_copy_fails_with_the_rule_named_and_the_pages_screen_beside(tmp_path: Path) -> None:
     done = refimpl("verify", "--page", str(EXAMPLE / "broken.html"), "--game", "lantern-quay", "--no-explore",
-                   "--no-scenarios", "--format", "json")
+                   "--no-scenarios", "--json", "r.json", "--html", "r.html", cwd=tmp_path)
     assert done.returncode == 1, done.stderr[-2000:]
-    doc = json.loads(done.stdout)
+    doc = json.loads((tmp_path / "r.json").read_text())
     rules = {f["rule"] for c in doc["checks"] if c["status"] == "failed" for f in c["failure"]["fields"]}
     assert "LQ-SALV-1" in rules, rules
+    pictured = [c for c in doc["checks"] if c.get("screens")]
+    assert pictured and all(c["status"] == "failed" for c in pictured)
+    for c in pictured:
+        assert [Path(p).name.split("-")[1] for p in c["screens"]] == ["before.png", "after.png"]
+        assert all((tmp_path / p).read_bytes().startswith(b"\x89PNG") for p in c["screens"])
+    html = (tmp_path / "r.html").read_text()
+    assert html.count('class="screen"') == 2 * len(pictured) and "the page after the step: its own screen" in html
 
 
 CAUSES = {

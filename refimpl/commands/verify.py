@@ -83,6 +83,10 @@ from .options import (
 @click.option("--reproducers", "reproducer_dir", type=click.Path(file_okay=False),
               help="Write each exploration finding's reproducer trace into this folder "
                    "(explore-GAME-RULESET.yaml; replay it with --traces).")
+@click.option("--screenshots", "screens_dir", type=click.Path(file_okay=False),
+              help="With --page: the page before and after the failing step of the first failing checks, as PNG "
+                   "files here (default: beside the --html or --json report, as NAME.screens/), shown in the HTML "
+                   "report and named in the JSON.")
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
 @page_option
@@ -97,7 +101,7 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
                html_path: str | None, badge_dir: str | None, transcript_dir: str | None,
                profile_files: tuple[str, ...], no_color: bool, list_only: bool, record_path: str | None,
                jobs: int, explore: int | None, no_explore: bool, reproducer_dir: str | None,
-               coverage: bool, read_all: bool) -> None:
+               coverage: bool, read_all: bool, screens_dir: str | None) -> None:
     """Check a build against every bundled trace and Gherkin scenario, through the protocol.
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
@@ -113,7 +117,8 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
     settings = VerifySettings(traces=trace_paths, games=games, rulesets=rulesets, keyword=keyword,
                               expect_fail=expect_fail, timeout=timeout, scenarios=not no_scenarios,
                               pipeline=not lock_step, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
-                              oracle=not no_oracle, max_time=max_time, transcripts=transcript_dir is not None,
+                              oracle=not no_oracle, max_time=max_time,
+                              transcripts=transcript_dir is not None or page is not None,
                               jobs=jobs, explore=0 if no_explore else DEFAULT_EXPLORE if explore is None else explore,
                               coverage=coverage)
     if list_only:
@@ -126,6 +131,7 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
         click.echo(jsondoc.checks_json(found) if fmt == "json" else textreport.checks_text(found), nl=False)
         return
     command = build_command(command, page, timeout)
+    screens_dir = screens_folder(page, screens_dir, html_path, json_path)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
@@ -136,6 +142,8 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
         fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
+    if screens_dir is not None and result.count("failed"):
+        take_screens(build, result, screens_dir)
     from ..reports import github, markdown
 
     if "-" in (junit_xml, json_path, html_path):
@@ -226,6 +234,42 @@ def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reprod
                 owned(where).check()
             except OSError as exc:
                 fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+
+
+def screens_folder(page: str | None, given: str | None, html_path: str | None, json_path: str | None) -> str | None:
+    """Where a page's screenshots go: ``--screenshots``, else beside the HTML or JSON report (NAME.screens), else
+    nowhere (the text report shows no pictures). Exits 2 for ``--screenshots`` without ``--page``, or a folder
+    holding PNG files the kit did not write."""
+    if page is None:
+        if given is not None:
+            fail("--screenshots pictures a web page: give --page too")
+        return None
+    report = next((p for p in (html_path, json_path) if p and p != "-"), None)
+    where = given or (str(Path(report).with_suffix(".screens")) if report else None)
+    if where is not None:
+        from ..verify.screens import folder
+
+        try:
+            folder(where).check()
+        except OSError as exc:
+            fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+    return where
+
+
+def take_screens(build: Any, result: Report, where: str) -> None:
+    """The page's own screen beside the first failures (verify/screens.py); exit 2 if the folder cannot be
+    written."""
+    from ..harness.processes import scope
+    from ..verify.screens import take
+
+    try:
+        with scope():
+            written = take(build, result, where)
+    except OSError as exc:
+        fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+    if written:
+        click.echo(f"refimpl: the page's own screen before and after {len(written) // 2} failing steps: {where}",
+                   err=True)
 
 
 def write_reports(result: Report, junit_xml: str | None, json_path: str | None, html_path: str | None,

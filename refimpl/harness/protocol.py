@@ -177,6 +177,11 @@ class ProtocolDriver(CallsByBatch):
     def _call(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
         return self._receive(self._request(body))
 
+    def exchange(self, body: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Send one request as written (``body`` without its id) and return the build's answer as it came, not
+        judged (a page's pictures are taken so: verify/screens.py). Raises BuildBroke."""
+        return self._call(body)
+
     def _answer(self, op: Op, rid: int, expected: Outcome | None, any_order: bool) -> Outcome:
         """The outcome of request ``rid`` (for ``op``): ``expected`` itself where the build's line is that
         answer (``Known.answers``), else the line read and checked. Raises BuildBroke."""

@@ -13,11 +13,13 @@ are marked safe."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -172,6 +174,7 @@ class FailureView:
     figures: list[Figure]
     moved: bool  # the pictures show what the step moved (the position before it is at hand)
     later: list[FailureView] = field(default_factory=list)
+    screens: list[tuple[str, str]] = field(default_factory=list)  # a page's own screen: (caption, data: URI)
 
 
 @dataclass
@@ -331,6 +334,21 @@ def _failure(check: Check, failure: Failure, prefix: str) -> FailureView:
                        later)
 
 
+def _screens(check: Check) -> list[tuple[str, str]]:
+    """A page build's pictures of itself (verify --page), embedded so the report stays one file: the page after
+    the failing step, then before it; a file gone since the run is left out."""
+    out = []
+    for path, caption in zip(check.screens, ("the page before the step: its own screen",
+                                             "the page after the step: its own screen")):
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if data.startswith(b"\x89PNG"):
+            out.append((caption, "data:image/png;base64," + base64.b64encode(data).decode("ascii")))
+    return out[::-1]
+
+
 def _summary(check: Check) -> str:
     """A problem in one line, for the list on top."""
     f = check.failure
@@ -364,6 +382,8 @@ def _problems(checks: list[Check]) -> list[Problem]:
     for i, c in enumerate(checks):
         prefix = f"problem-{i}"
         failure = _failure(c, c.failure, prefix) if c.failure is not None else None
+        if failure is not None:
+            failure.screens = _screens(c)
         out.append(Problem(prefix, c, snake(c.status), _LABELS[c.status], _summary(c),
                            [_rule(c.game, r, prefix) for r in c.credited], failure))
     return out

@@ -80,7 +80,8 @@ def verify_json(report: Report) -> str:
         "checks": [{"kind": c.kind, "game": c.game, "name": c.name, "ruleset": c.ruleset, "rules": list(c.rules),
                     "credited_rules": list(c.credited), "status": snake(c.status), "detail": c.detail,
                     "stderr": c.stderr, "reason": c.reason, "failure": failure_json(c.failure),
-                    **({"reproducer": c.reproducer} if c.reproducer else {})}
+                    **({"reproducer": c.reproducer} if c.reproducer else {}),
+                    **({"screens": list(c.screens)} if c.screens else {})}
                    for c in report.checks],
         "warnings": report.warnings,
         "explicit_chance": report.explicit_chance,

@@ -88,6 +88,7 @@ class Check:
     line: int | None = None  # the scenario's line (a trace: None, its file is the place)
     seconds: float = 0.0  # how long the check took, as the run saw it (pipelined traces share their batch's)
     reproducer: str = ""  # an exploration's finding written as a trace (YAML), for verify --reproducers
+    screens: tuple[str, ...] = ()  # a page build's own screen before and after the failing step (PNG files)
 
     @property
     def credited(self) -> tuple[str, ...]:

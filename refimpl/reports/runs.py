@@ -85,7 +85,8 @@ def report_from_json(doc: Mapping[str, Any]) -> Report:
     if broke is not None:
         report.broke_at_start = BuildBroke(broke["cause"], broke["message"], broke.get("stderr", ""))
     report.checks = [Check(c["kind"], c["game"], c["name"], tuple(c["rules"]), _STATUS[c["status"]], c["detail"],
-                           c["ruleset"], c["stderr"], c["reason"], _failure(c["failure"]))
+                           c["ruleset"], c["stderr"], c["reason"], _failure(c["failure"]),
+                           screens=tuple(c.get("screens") or ()))
                      for c in doc["checks"]]
     report.warnings = list(doc.get("warnings") or [])
     report.explicit_chance = bool(doc.get("explicit_chance"))
