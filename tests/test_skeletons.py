@@ -20,7 +20,7 @@ from tests.node import missing_reason
 ROOT = Path(__file__).resolve().parent.parent
 SKELETONS = {
     "python": [sys.executable, str(ROOT / "examples/skeleton-python/adapter.py")],
-    "js": ["node", str(ROOT / "examples/skeleton-js/main.js")],
+    "js": ["node", str(ROOT / "examples/skeleton-js/main.mjs")],
 }
 PROTOCOL = json.loads((resources.files("refimpl") / "schemas" / "protocol-v1.schema.json").read_text())
 RESPONSE = jsonschema.Draft202012Validator({**PROTOCOL, "$ref": "#/$defs/response"})
@@ -79,7 +79,7 @@ def test_hello_declares_protocol_1_a_build_its_game_and_capabilities(command: li
     assert hello["id"] == 0 and hello["ok"] is True and hello["protocol"] == 1
     assert isinstance(hello["build"]["name"], str) and hello["build"]["name"]
     assert len(hello["games"]) == 1 and all(isinstance(r, list) and r for r in hello["games"].values())
-    assert hello["capabilities"] == ["legal"]
+    assert hello["capabilities"] == ["legal", "stats"]
     assert answers[1]["id"] == 3 and answers[1]["protocol"] == 1  # answers with the version it speaks
 
 

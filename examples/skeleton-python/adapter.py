@@ -62,6 +62,12 @@ class Session:
     def __init__(self) -> None:
         self.state: Any = None
         self.started: tuple[str, int | None, dict[str, Any]] | None = None  # None: no game yet
+        # Statistics (protocol "stats"): the record a game keeps over the session, if game.py has STATISTICS
+        # (its keys) and record(record, result); a game counts once: when it ends (game.result), or unfinished
+        # (result None) when a start or restart leaves it.
+        keeps = getattr(game, "STATISTICS", None)
+        self.records: dict[str, dict[str, int]] = {game.NAME: dict.fromkeys(keeps, 0)} if keeps else {}
+        self.counting = False
 
     # --- one line in, one response out ----------------------------------------------------------------
 
@@ -95,7 +101,7 @@ class Session:
         return {"protocol": PROTOCOL,
                 "build": dict(getattr(game, "BUILD", None) or {"name": "skeleton-python"}),
                 "games": {game.NAME: list(game.RULESETS)},
-                "capabilities": (["legal"] if _has_legal() else [])
+                "capabilities": (["legal"] if _has_legal() else []) + ["stats"]
                 + (["explicit-chance"] if getattr(game, "EXPLICIT_CHANCE", False) else [])}
 
     def op_start(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +125,9 @@ class Session:
         state = game.start(ruleset, seed, copy.deepcopy(setup))
         if isinstance(state, game.Rejection):
             raise Refused("bad-request", state.message or "a set-up this game cannot use")
+        self._leave()
         self.state, self.started = state, (ruleset, seed, setup)
+        self.counting = bool(self.records)
         return {"state": game.view(state, None)}
 
     def op_apply(self, request: dict[str, Any]) -> dict[str, Any] | game.Rejection:
@@ -130,6 +138,9 @@ class Session:
         if isinstance(result, game.Rejection):
             return result  # the state stays exactly as it was
         self.state = result
+        ended = game.result(result) if self.counting and hasattr(game, "result") else None
+        if ended is not None:
+            self._count(ended)
         return {"state": game.view(result, None)}
 
     def op_state(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -149,13 +160,27 @@ class Session:
         state = game.start(ruleset, seed, copy.deepcopy(setup))
         if isinstance(state, game.Rejection):  # it was accepted before: is game.start deterministic?
             raise Refused("bad-request", f"restart: game.start refused its own set-up: {state.message}"[:300])
+        self._leave()
         self.state = state
+        self.counting = bool(self.records)
         return {"state": game.view(state, None)}
+
+    def op_stats(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"stats": copy.deepcopy(self.records)}
 
     def op_quit(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}
 
     # --- helpers ---------------------------------------------------------------------------------------
+
+    def _leave(self) -> None:
+        """The game in progress is left unfinished (a start or restart): counted, if not counted yet."""
+        if self.counting:
+            self._count(None)
+
+    def _count(self, result: str | None) -> None:
+        self.records[game.NAME] = game.record(dict(self.records[game.NAME]), result)
+        self.counting = False
 
     def _need_game(self) -> None:
         if self.started is None:
@@ -174,7 +199,7 @@ class Session:
         return observer
 
 
-OPS = {"hello", "start", "apply", "state", "legal", "restart", "quit"}
+OPS = {"hello", "start", "apply", "state", "legal", "restart", "stats", "quit"}
 
 
 def main() -> int:

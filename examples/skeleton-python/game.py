@@ -55,6 +55,20 @@ OBSERVERS: list[str] | None = None
 # this to True: the build declares `explicit-chance` and the kit then gives every random input explicitly.
 EXPLICIT_CHANCE = False
 
+# Statistics (protocol section "`stats`"): a game that keeps a record over the session (today only Ludo, rule
+# LD-STAT-1) names its keys here and defines record(record, result) -> record, the record after one game ended
+# with `result` (None: left unfinished), and result(state) -> the result once the game is over, else None. The
+# adapter declares the capability `stats` whatever the game, and answers with the records of the games that
+# keep one (none here). Ludo's, for instance:
+#
+#   STATISTICS = ["played", "won", "lost"]
+#   def record(record, result):
+#       won = result == "human"
+#       return {"played": record["played"] + 1, "won": record["won"] + won,
+#               "lost": record["lost"] + (result not in (None, "capped", "human"))}
+#   def result(state): return state.winner  # None until the game is over
+STATISTICS: list[str] | None = None
+
 
 # ---------------------------------------------------------------------------------------------------------
 # The rules. Replace each TODO body.

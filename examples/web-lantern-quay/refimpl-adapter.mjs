@@ -76,12 +76,11 @@ class Session {
     let id = null;
     try {
       if (!isObject(request)) throw new Refused('bad-request', 'a request is a JSON object');
-      id = has(request, 'id') ? request.id : null;
-      if (!Number.isInteger(id) || id < 0) throw new Refused('bad-request', 'a request needs an integer id');
+      if (!Number.isInteger(request.id) || request.id < 0) throw new Refused('bad-request', 'a request needs an integer id');
+      id = request.id;
       const op = request.op;
-      if (typeof op !== 'string' || !OPS.includes(op)) {
-        throw new Refused('unknown-op', clip(`unknown op ${JSON.stringify(op)}`));
-      }
+      if (typeof op !== 'string') throw new Refused('bad-request', 'a request needs an op (a string)');
+      if (!OPS.includes(op)) throw new Refused('unknown-op', clip(`unknown op ${JSON.stringify(op)}`));
       const fields = await this[op](request);
       if (fields instanceof Rejection) {
         return { id, ok: false, rejected: { code: fields.code, message: clip(fields.message) } };
@@ -242,7 +241,7 @@ export function serveStdio(handler) {
     if (done) return;
     let request;
     try {
-      request = JSON.parse(line);
+      request = JSON.parse(line.replace(/\r$/, ''));
     } catch (error) {
       out(JSON.stringify({ id: null, ok: false, error: { code: 'bad-request', message: clip(`not JSON: ${error.message}`) } }) + '\n');
       return;
@@ -262,7 +261,7 @@ export function serveStdio(handler) {
     pending += chunk;
     const lines = pending.split('\n');
     pending = lines.pop();
-    for (const line of lines) if (line.trim() !== '') queue = queue.then(() => answer(line));
+    for (const line of lines) queue = queue.then(() => answer(line)); // a blank line too: not JSON
   });
   proc.stdin.on('end', () => {
     queue = queue.then(() => (done ? null : finish()));
