@@ -23,6 +23,7 @@ from .commands.options import fail
 from .commands.perft import perft_cmd
 from .commands.play import play_cmd
 from .commands.profile import profile_cmd
+from .commands.prompt import prompt_cmd
 from .commands.replay import replay_cmd
 from .commands.report import report_cmd
 from .commands.rule import rule_cmd
@@ -123,7 +124,7 @@ def main() -> None:
 
 for _command in (games_cmd, replay_cmd, verify_cmd, report_cmd, diff_cmd, show_cmd, fuzz_cmd, mutants_cmd, perft_cmd,
                  serve_cmd, profile_cmd, simulate_cmd, solve_cmd, play_cmd, map_cmd, tables_cmd,
-                 rule_cmd, adapter_cmd):
+                 rule_cmd, adapter_cmd, prompt_cmd):
     main.add_command(_command)
 
 
