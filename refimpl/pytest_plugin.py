@@ -1,7 +1,7 @@
 """pytest plugin (entry point ``refimpl``): a guest in every pytest of an environment the kit is installed in.
 
 It does nothing, imports nothing but this module, and adds no option unless the command line names a build
-(``--impl`` or ``--driver``); then it loads the kit's checks (refimpl/pytest_suite.py) and, with no paths
+(``--impl``, ``--page`` or ``--driver``); then it loads the kit's checks (refimpl/pytest_suite.py) and, with no paths
 given, runs the bundled suite from whatever folder pytest was started in:
 
     pytest --impl "node adapter/main.js"
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 SUITE = "refimpl.pytest_suite"
-_ASKED = ("--impl", "--driver")
+_ASKED = ("--impl", "--driver", "--page")
 
 
 def _asks_for_kit(args: list[str]) -> bool:

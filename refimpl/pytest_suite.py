@@ -27,6 +27,7 @@ from .harness.protocol import DEFAULT_TIMEOUT, Build, ProtocolDriver
 from .harness.replay import replay
 from .harness.trace import Trace, TraceError
 from .harness.tracefile import load_trace
+from .page import PageError, page_command
 from .reports.failures import trace_failure
 from .reports.model import Failure
 from .reports.text import failure_lines
@@ -53,6 +54,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--impl", default=None, metavar="COMMAND",
                     help="shell command of a build speaking the kit's protocol (specs/protocol.md); run from "
                          "the folder pytest was started in")
+    group.addoption("--page", default=None, metavar="PATH|URL",
+                    help="a web page as the build (refimpl verify --page; docs/page.md): a local HTML file or "
+                         "folder, or an http(s) URL, whose window.refimpl.handle answers the protocol")
     group.addoption("--impl-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help="how long the build may take to answer one request")
     group.addoption("--driver", default=None, metavar="MODULE:FACTORY",
@@ -64,7 +68,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _other_build(config: pytest.Config) -> bool:
-    return config.getoption("--impl") is not None or config.getoption("--driver") is not None
+    return any(config.getoption(o) is not None for o in ("--impl", "--page", "--driver"))
+
+
+def _command(config: pytest.Config) -> str | None:
+    """The build's shell command: ``--impl``, or the bridge to ``--page`` (refimpl/page). Raises UsageError."""
+    command, page = config.getoption("--impl"), config.getoption("--page")
+    if page is None:
+        return command
+    if command is not None:
+        raise pytest.UsageError("give --impl or --page, not both")
+    try:
+        return page_command(page, config.getoption("--impl-timeout"))
+    except PageError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -104,7 +121,7 @@ class _Source:
 
     def __init__(self, config: pytest.Config) -> None:
         self.games, self.rulesets = _split(config.getoption("--kit-games")), _split(config.getoption("--kit-rulesets"))
-        command, spec = config.getoption("--impl"), config.getoption("--driver")
+        command, spec = _command(config), config.getoption("--driver")
         self.builds = Builds(Build(command, config.getoption("--impl-timeout")), BREAK_STREAK) if command else None
         self.factory: Callable[[], Driver] = _load_factory(spec) if spec and not command else ReferenceDriver
 
@@ -160,7 +177,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Say plainly what to type when a build was named and none of the kit's checks was collected."""
     config = session.config
-    if config.getoption("--impl") and not config.stash.get(_COLLECTED, 0):
+    if (config.getoption("--impl") or config.getoption("--page")) and not config.stash.get(_COLLECTED, 0):
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         message = ("refimpl: --impl was given, but none of the collected tests is one of the kit's checks. Run "
                    "`pytest --impl CMD` with no paths for the bundled scenarios and traces, or `refimpl verify "

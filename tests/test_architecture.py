@@ -31,10 +31,11 @@ ALLOWED: dict[str, set[str]] = {  # room -> the rooms its modules may import at 
     "verify": BASE | {"games", "util", "suite", "harness", "rulebook", "scenarios", "reports"},
     "campaigns": BASE | {"games", "util", "suite", "harness", "rulebook", "scenarios", "reports", "verify"},
     "commands": BASE | {"games", "util", "suite", "harness", "rulebook", "scenarios", "reports", "verify",
-                        "campaigns", "version"},
+                        "campaigns", "version", "page"},
     "cli": BASE | {"commands", "harness", "reports", "suite", "version"},
     "pytest_plugin": BASE | {"version"},
-    "pytest_suite": BASE | {"games", "util", "suite", "harness", "rulebook", "scenarios", "reports", "verify"},
+    "pytest_suite": BASE | {"games", "util", "suite", "harness", "rulebook", "scenarios", "reports", "verify",
+                            "page"},
     "__main__": {"cli"},
     "__init__": set(),
 }

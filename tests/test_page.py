@@ -167,3 +167,10 @@ def test_level_play_judges_refusals_but_not_their_codes(tmp_path: Path) -> None:
     wrong = refimpl("verify", "--page", str(illegal), *quick, "--level", "play")
     assert wrong.returncode == 1 and "DOES NOT CONFORM at level play" in wrong.stdout
     assert "LQ-PLACE-1" in wrong.stdout or "slot" in wrong.stdout
+
+
+def test_pytest_judges_a_page_too(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--page", str(EXAMPLE),
+                           "--kit-games", "lantern-quay", "-k", "start or forms"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and " passed" in done.stdout, done.stdout[-2000:]
