@@ -118,7 +118,7 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
                               expect_fail=expect_fail, timeout=timeout, scenarios=not no_scenarios,
                               pipeline=not lock_step, perft_depth=perft_depth, twice=twice, fail_fast=fail_fast,
                               oracle=not no_oracle, max_time=max_time,
-                              transcripts=transcript_dir is not None or page is not None,
+                              transcripts=transcript_dir is not None,
                               jobs=jobs, explore=0 if no_explore else DEFAULT_EXPLORE if explore is None else explore,
                               coverage=coverage)
     if list_only:
@@ -132,6 +132,7 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
         return
     command = build_command(command, page, timeout)
     screens_dir = screens_folder(page, screens_dir, html_path, json_path)
+    settings = replace(settings, transcripts=settings.transcripts or screens_dir is not None)  # (screens_folder)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
     try:
@@ -244,6 +245,7 @@ def screens_folder(page: str | None, given: str | None, html_path: str | None, j
         if given is not None:
             fail("--screenshots pictures a web page: give --page too")
         return None
+    # The pictures play a failing check's requests again: a run that takes them keeps every check's transcript.
     report = next((p for p in (html_path, json_path) if p and p != "-"), None)
     where = given or (str(Path(report).with_suffix(".screens")) if report else None)
     if where is not None:

@@ -88,6 +88,7 @@ class Driver(Protocol):
     def start(self, game: str, ruleset: str | None = None, seed: Any = None,
               setup: Any = None) -> dict[str, JSON]: ...
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected: ...
+    def view_then_apply(self, action: JSON) -> tuple[dict[str, JSON], dict[str, JSON] | Rejected]: ...
     def restart(self) -> dict[str, JSON]: ...
     def view(self, observer: str | None = None) -> dict[str, JSON]: ...
     def stats(self) -> dict[str, dict[str, int]]:
@@ -183,6 +184,13 @@ class CallsByBatch:
 
     def apply(self, action: JSON) -> dict[str, JSON] | Rejected:
         return expect_state(self._one(Apply(action)), "apply")
+
+    def view_then_apply(self, action: JSON) -> tuple[dict[str, JSON], dict[str, JSON] | Rejected]:
+        """(the full view now, the answer to ``action``): ``view`` then ``apply``, sent together (pipelined where
+        the driver pipelines), as a scenario's action asks them."""
+        view, answer = self.batch([State(None), Apply(action)])
+        # ignore: a state request's answer is a view
+        return expect_state(view, "state"), expect_state(answer, "apply")  # type: ignore[return-value]
 
     def restart(self) -> dict[str, JSON]:
         # ignore: a restart's answer is a view

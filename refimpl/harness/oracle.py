@@ -111,12 +111,16 @@ class Oracled(CallsByBatch):
             return None
         return ran_in(self.game, reach)
 
-    def _judge(self, probe: Probe, sent: dict[str, Any]) -> Outcome:
+    def _judge(self, probe: Probe, sent: dict[str, Any], actual: Outcome | None = None) -> Outcome:
+        """The build's answer to ``probe`` (``actual``, when it came in a batch already sent; else asked now),
+        judged against the reference's answer to the same request. Raises ByReference."""
         from .replay import outcome_difference
 
         if probe.kind == "step" and changes_game(probe.op):
             self.before, self.step = self._session(), probe.op  # the request that decides what follows
-        expected, actual = self._pair(probe.op)
+        expected = next(iter(self.reference.batch([probe.op])))
+        if actual is None:
+            actual = next(iter(self.inner.batch([probe.op])))
         if probe.kind == "step" and asks_records(probe.op):
             expected, judged = grown(expected, self.base["reference"]), grown(actual, self.base["build"])
         else:
@@ -139,21 +143,32 @@ class Oracled(CallsByBatch):
                 self._judge(Probe(Legal(player), "legal", None, player), sent)
 
     def batch(self, ops: Iterable[Op]) -> Generator[Outcome, None, None]:
+        """Every op sent to the build together (pipelined where it pipelines), each answer judged in turn against
+        the reference's. A stats request before the scenario's first start is the scenario's own to judge; right
+        after that start, the records both hold are asked (the base every later stats answer grows from)."""
+        plan: list[tuple[Op, str]] = []  # (op, step | own | base)
+        based = self.base["build"] is not None
         for op in ops:
-            body = op.body()
-            if body.get("op") == "start":
-                self.game = body.get("game") if isinstance(body.get("game"), str) else self.game
-            probe = Probe(op, "step", None)
-            if asks_records(op) and self.base["build"] is None:
-                answer = next(iter(self.inner.batch([op])))  # before the first start: the scenario's own steps judge
-            else:
-                answer = self._judge(probe, body)
-            if self.records and self.base["build"] is None and body.get("op") == "start":
-                # after the scenario's first start, which counted what the session left unfinished before it
-                self.base["reference"], self.base["build"] = self._pair(Stats())
-            if changes_game(op) and not isinstance(answer, (Rejected, Refused)):
-                self.changed = body  # the game may have changed: what every player sees, at the step's end
-            yield answer
+            plan.append((op, "own" if asks_records(op) and not based else "step"))
+            if self.records and not based and op.body().get("op") == "start":
+                plan.append((Stats(), "base"))
+                based = True
+        answers = self.inner.batch([op for op, _ in plan])
+        try:
+            for (op, kind), answer in zip(plan, answers):
+                body = op.body()
+                if kind == "base":
+                    self.base["reference"], self.base["build"] = next(iter(self.reference.batch([op]))), answer
+                    continue
+                if body.get("op") == "start":
+                    self.game = body.get("game") if isinstance(body.get("game"), str) else self.game
+                if kind == "step":
+                    answer = self._judge(Probe(op, "step", None), body, answer)
+                if changes_game(op) and not isinstance(answer, (Rejected, Refused)):
+                    self.changed = body  # the game may have changed: what every player sees, at the step's end
+                yield answer
+        finally:
+            answers.close()
 
     def step_done(self) -> None:
         """The end of one scenario step: after the step changed the game, every player's view and the legal lists,

@@ -26,10 +26,11 @@ import select
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlparse
 
 from ..util.browser import FLAGS, BrowserMissing, chromium, playwright
+from .channel import Channel, Closed
 from .server import Server
 
 CONSOLE_LIMIT = 1_000  # console messages a page may write at load or in answering one request: more is a flood
@@ -57,29 +58,58 @@ SCREENSHOT = "x-refimpl-screenshot"
 READY = "() => !!(window.refimpl && typeof window.refimpl.handle === 'function')"
 # The requests read together, handed to the page in order; each answer goes back through the binding as soon as
 # it is ready (so a page that hangs on one has answered those before it), the last one awaited.
-BATCH = """async (lines) => {
-  let last = null;
-  for (const line of lines) {
-    let request;
-    try { request = JSON.parse(line); } catch (e) {
-      const refusal = {id: null, ok: false, error: {code: 'bad-request', message: 'not JSON'}};
-      last = window.__refimplAnswer(JSON.stringify(refusal));
-      continue;
-    }
-    window.__refimplConsole.since = 0;
-    const answer = await window.refimpl.handle(request);
-    const counts = window.__refimplConsole;
-    if (counts.since > LIMIT || counts.bytes > BYTES) throw new Error('refimpl-flood');
-    if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-      throw new Error('window.refimpl.handle answered ' + String(JSON.stringify(answer)) + ' to request '
-                      + JSON.stringify(request && request.id) + ': an answer is an object');
-    }
-    last = window.__refimplAnswer(JSON.stringify(answer));
+# One request, answered: the answer as JSON text. Throws for a flood or an answer that is no object.
+ANSWER = """async (line, flush) => {
+  let request;
+  try { request = JSON.parse(line); } catch (e) {
+    return JSON.stringify({id: null, ok: false, error: {code: 'bad-request', message: 'not JSON'}});
   }
-  if (last !== null) await last;
-  return window.__refimplConsole;
+  window.__refimplConsole.since = 0;
+  let answer = window.refimpl.handle(request);
+  if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+    const waiting = setTimeout(flush, 50);
+    answer = await answer;
+    clearTimeout(waiting);
+  }
+  const counts = window.__refimplConsole;
+  if (counts.since > LIMIT || counts.bytes > BYTES) throw new Error('refimpl-flood');
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    throw new Error('window.refimpl.handle answered ' + String(JSON.stringify(answer)) + ' to request '
+                    + JSON.stringify(request && request.id) + ': an answer is an object');
+  }
+  return JSON.stringify(answer);
 }""".replace("LIMIT", str(CONSOLE_LIMIT)).replace("BYTES", str(CONSOLE_BYTES))
+# The requests read together, over the debugging protocol (a page the bridge does not serve): the answers come
+# back together when the batch is done; while a request keeps the page waiting longer than a moment, those
+# already made go back at once through a binding (so a page that hangs on one has answered those before it).
+BATCH = """async (lines) => {
+  const ready = [];
+  const flush = () => { if (ready.length) window.__refimplAnswer(ready.splice(0).join('\\n')); };
+  for (const line of lines) ready.push(await window.__refimplOne(line, flush));
+  return [window.__refimplConsole, ready.join('\\n')];
+}"""
+# The same over the bridge's socket (channel.py), for a page it serves: each message a batch of request lines;
+# each reply 'a' + answers made so far (a request is keeping it waiting), 'd' + the console's counts, a newline
+# and the rest of the answers (the batch is done), or 't' + what was thrown.
+CONNECT = """(url) => new Promise((opened, failed) => {
+  const socket = new WebSocket(url);
+  let chain = Promise.resolve();
+  socket.onmessage = (event) => { chain = chain.then(async () => {
+    const ready = [];
+    const flush = () => { if (ready.length) socket.send('a' + ready.splice(0).join('\\n')); };
+    try {
+      for (const line of event.data.split('\\n')) ready.push(await window.__refimplOne(line, flush));
+      socket.send('d' + JSON.stringify(window.__refimplConsole) + '\\n' + ready.join('\\n'));
+    } catch (error) {
+      flush();
+      socket.send('t' + String(error && error.message !== undefined ? error.message : error));
+    }
+  }); };
+  socket.onopen = () => opened(true);
+  socket.onerror = () => failed(new Error('no socket'));
+})"""
 CONSOLE = "() => window.__refimplConsole"
+FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 class PageBroke(Exception):
@@ -90,8 +120,8 @@ class Bridge:
     """One page, opened and spoken to. ``notes`` keeps what the report shows of it: its errors, the requests it
     was refused, the last of its console."""
 
-    def __init__(self, page: Any, origin: str) -> None:
-        self.page, self.origin = page, origin
+    def __init__(self, page: Any, origin: str, channel: Channel | None = None) -> None:
+        self.page, self.origin, self.channel = page, origin, channel
         self.errors: list[str] = []
         self.refused: list[str] = []
         self.console: deque[str] = deque(maxlen=20)
@@ -108,6 +138,12 @@ class Bridge:
         page.on("crash", lambda _page: setattr(self, "crashed", True))
         page.route("**/*", self._guard)
         page.add_init_script(COUNT_CONSOLE)
+        # The batch function, defined before the page's own scripts (an init script: no eval, whatever the page's
+        # content security policy), and called over a CDP session of its own: a call of a function the page
+        # already holds costs a third of an evaluation that carries its source (bench/page.py).
+        for name, function in (("__refimplOne", ANSWER), ("__refimplBatch", BATCH), ("__refimplConnect", CONNECT)):
+            page.add_init_script(f"Object.defineProperty(window, '{name}', {{value: {function}}});")
+        self.cdp = page.context.new_cdp_session(page)
         page.expose_function("__refimplAnswer", self._answer)
 
     # --- what the page does ------------------------------------------------------------------------------
@@ -153,6 +189,18 @@ class Bridge:
         self.ready = True
         self.counts = self.page.evaluate(CONSOLE)
         self._healthy()
+        if self.channel is not None:
+            self._connect(wait)
+
+    def _connect(self, wait: float) -> None:
+        """Open the page's socket to the bridge (channel.py); where the page cannot (its content security
+        policy), the bridge goes on over the debugging protocol."""
+        assert self.channel is not None
+        url = self.origin.replace("http", "ws", 1) + self.channel.path
+        done = self.cdp.send("Runtime.evaluate", {"expression": f"window.__refimplConnect({json.dumps(url)})",
+                                                  "awaitPromise": True, "returnByValue": True})
+        if "exceptionDetails" in done or not self.channel.connected.wait(wait):
+            self.channel = None
 
     def _healthy(self) -> None:
         if self.crashed:
@@ -177,6 +225,7 @@ class Bridge:
                 if request["op"] == "quit":
                     self._run([line.decode("utf-8", "replace")])
                     return False
+                self.page.evaluate(FRAME)  # what the page draws at its next frame is drawn
                 self.page.screenshot(path=str(request.get("path")), full_page=True)
                 self._answer(json.dumps({"id": request.get("id"), "ok": True}))
             else:
@@ -190,19 +239,64 @@ class Bridge:
         if not lines:
             return
         self._healthy()
+        if self.channel is not None:
+            self._over_socket(lines)
+            return
+        call = {"expression": "window.__refimplBatch(" + json.dumps(lines) + ")", "awaitPromise": True,
+                "returnByValue": True}
         try:
-            self.counts = self.page.evaluate(BATCH, lines)
+            done = self.cdp.send("Runtime.evaluate", call)
         except PlaywrightError as exc:
-            self._healthy()  # navigated or crashed: that says more than the lost context
-            first = str(exc).split("\n")[0]
-            if "refimpl-flood" in first:
-                self.counts = self.page.evaluate(CONSOLE)
-                self._healthy()
-            if "context was destroyed" in first or "navigat" in first:
-                raise PageBroke("the page navigated away while answering (its script was gone before the "
-                                "answer)") from None
-            raise PageBroke(f"the page threw while answering: {_line(first)}") from None
+            done = {"exceptionDetails": {"text": str(exc).split("\n")[0]}}
+        thrown = done.get("exceptionDetails")
+        if thrown is not None:
+            self._thrown(str((thrown.get("exception") or {}).get("description") or thrown.get("text") or ""))
+        self.counts, answers = done["result"]["value"]
+        if answers:
+            self._answer(answers)
         self._healthy()
+
+    def _over_socket(self, lines: list[str]) -> None:
+        """``_run`` over the page's socket: the batch sent, its answers written as they come. While the page keeps
+        the bridge waiting, the browser's events are looked at every tenth of a second (a dialog, a crash, a
+        navigation). Raises PageBroke."""
+        assert self.channel is not None
+        try:
+            self.channel.send("\n".join(lines))
+            while True:
+                while not self.channel.ready(0.1):
+                    self.page.wait_for_timeout(1)  # the browser's events, dispatched
+                    self._healthy()
+                message = self.channel.receive()
+                kind, body = message[:1], message[1:]
+                if kind == "a":
+                    self._answer(body)
+                    self.out.flush()
+                elif kind == "d":
+                    counts, _, answers = body.partition("\n")
+                    self.counts = json.loads(counts)
+                    if answers:
+                        self._answer(answers)
+                    self._healthy()
+                    return
+                else:
+                    self._thrown(body)
+        except Closed:
+            self.page.wait_for_timeout(50)
+            self._healthy()
+            raise PageBroke("the page navigated away or closed while answering (its socket to the bridge "
+                            "closed)") from None
+
+    def _thrown(self, said: str) -> NoReturn:
+        """The page threw while answering (``said``: what). Raises PageBroke with the likeliest cause."""
+        self._healthy()  # navigated or crashed: that says more than the lost context
+        first = said.split("\n")[0]
+        if "refimpl-flood" in first:
+            self.counts = self.page.evaluate(CONSOLE)
+            self._healthy()
+        if "context was destroyed" in first or "navigat" in first or "Cannot find context" in first:
+            raise PageBroke("the page navigated away while answering (its script was gone before the answer)")
+        raise PageBroke(f"the page threw while answering: {_line(first)}")
 
     def report(self, cause: str) -> str:
         """What standard error says of a page that broke: the last of its console, its errors, the requests it
@@ -269,14 +363,15 @@ def _target(target: str) -> tuple[str, str | None]:
 def run(target: str, wait: float) -> int:
     """Bridge the page at ``target`` until standard input ends or ``quit``. Returns the exit status."""
     url, folder = _target(target)
-    server = Server(folder) if folder is not None else None
+    channel = Channel() if folder is not None else None  # a page the bridge serves gets the socket
+    server = Server(folder, channel) if folder is not None else None
     if server is not None:
         url = f"{server.origin}/{url}"
     try:
         with playwright()() as p:
             browser = p.chromium.launch(executable_path=chromium(), args=FLAGS, headless=True)
             try:
-                bridge = Bridge(browser.new_page(viewport={"width": 1024, "height": 768}), _origin(url))
+                bridge = Bridge(browser.new_page(viewport={"width": 1024, "height": 768}), _origin(url), channel)
                 try:
                     bridge.open(url, wait)
                     for lines in _lines():
@@ -292,6 +387,8 @@ def run(target: str, wait: float) -> int:
             finally:
                 browser.close()
     finally:
+        if channel is not None:
+            channel.close()
         if server is not None:
             server.close()
 

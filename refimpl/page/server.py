@@ -1,5 +1,6 @@
 """The static server a local page is opened from: one folder, on 127.0.0.1, a free port, for the bridge's
-life. Module scripts need a server (a browser refuses ``import`` from ``file://``)."""
+life. Module scripts need a server (a browser refuses ``import`` from ``file://``). It also holds the bridge's
+socket to the page (channel.py) at a path of its own."""
 
 from __future__ import annotations
 
@@ -19,6 +20,14 @@ class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
 
+    channel: Any = None  # the bridge's socket (channel.py): its path is upgraded, not served
+
+    def do_GET(self) -> None:
+        if self.channel is not None and self.path == self.channel.path:
+            self.channel.accept(self)
+            return
+        super().do_GET()
+
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
@@ -27,8 +36,9 @@ class _Quiet(SimpleHTTPRequestHandler):
 class Server:
     """``folder`` served at ``origin`` (http://127.0.0.1:PORT) until ``close``."""
 
-    def __init__(self, folder: str) -> None:
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=folder))
+    def __init__(self, folder: str, channel: Any = None) -> None:
+        handler = type("Handler", (_Quiet,), {"channel": channel})
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=folder))
         self.httpd.daemon_threads = True
         self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="refimpl-page-server", daemon=True)

@@ -388,8 +388,9 @@ class EnteringIsCompulsory(_Base):
     """LD-ROLL-2 misread: a 6 is for bringing a piece out: while a piece waits in the yard, a 6 must enter one
     and cannot move a piece already out."""
 
-    def _movable(self, mine: Any, face: int) -> list[int]:
-        out = super()._movable(mine, face)
+    def _movable(self, pieces: Any, seat: int, face: int) -> list[int]:
+        out = super()._movable(pieces, seat, face)
+        mine = pieces[seat]
         yard = [p for p in out if mine[p] == YARD]
         return yard if face == 6 and yard else out
 
@@ -486,9 +487,10 @@ class AStackMovesAsOne(_Base):
     """LD-MOVE-4 misread: a stack is one token on the board: only its first piece is highlighted and can be
     tapped (the pieces in the yard still count one by one, ruling LD-R15)."""
 
-    def _movable(self, mine: Any, face: int) -> list[int]:
+    def _movable(self, pieces: Any, seat: int, face: int) -> list[int]:
         out, seen = [], set()
-        for p in super()._movable(mine, face):
+        mine = pieces[seat]
+        for p in super()._movable(pieces, seat, face):
             if mine[p] == YARD or mine[p] not in seen:
                 out.append(p)
             seen.add(mine[p])

@@ -50,8 +50,7 @@ class Play:
     def act(self, action: dict[str, Any]) -> None:
         self.ready()
         self.last_action = action
-        self.before = self.driver.view()
-        self.outcome = self.driver.apply(action)
+        self.before, self.outcome = self.driver.view_then_apply(action)
         if not isinstance(self.outcome, Rejected):
             self.view = self.outcome
 
