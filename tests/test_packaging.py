@@ -214,3 +214,28 @@ def test_the_ci_gate_script_from_the_user_repository(installed: Installed) -> No
         assert "Verdict: CONFORMS" in (reports / "verify.txt").read_text()
     finally:
         shutil.rmtree(installed.repo / "refimpl-reports", ignore_errors=True)
+
+
+def test_a_web_page_from_a_non_editable_install(installed: Installed, tmp_path: Path) -> None:
+    """Issue 46, as a user: the browser extra into the wheel's venv; the example page conforms through --page from
+    a relative path, and its broken copy fails naming LQ-SALV-1 with the page's own screen beside it."""
+    from refimpl.util.browser import BrowserMissing, chromium
+
+    try:
+        chromium()
+    except BrowserMissing as exc:
+        pytest.skip(f"{exc} (.ci/run installs it)")
+    extra = _run([installed.bin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                  f"{installed.wheel}[browser]"], cwd=tmp_path)
+    if extra.returncode != 0:
+        pytest.skip(f"the browser extra could not be installed here: {extra.stderr[-500:]}")
+    shutil.copytree(ROOT / "examples" / "web-lantern-quay", tmp_path / "page")
+    quick = ["--game", "lantern-quay", "--no-explore", "--quiet"]
+    done = _run([installed.bin("refimpl"), "verify", "--page", "page", *quick], cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    broken = _run([installed.bin("refimpl"), "verify", "--page", "page/broken.html", *quick, "--no-scenarios",
+                   "--json", "out/r.json"], cwd=tmp_path)
+    assert broken.returncode == 1, broken.stdout[-3000:] + broken.stderr[-2000:]
+    doc = json.loads((tmp_path / "out" / "r.json").read_text())
+    assert "LQ-SALV-1" in {f["rule"] for c in doc["checks"] if c["failure"] for f in c["failure"]["fields"]}
+    assert any(c.get("screens") for c in doc["checks"]) and (tmp_path / "out" / "r.screens").is_dir()

@@ -6,6 +6,7 @@ with the cause said, and leave no browser running; nothing outside the page's or
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -32,18 +33,23 @@ def _browser() -> None:
         pytest.skip(f"{exc} (.ci/run installs both)")
 
 
-def _browsers() -> set[int]:
-    """The Chromium processes running now (not the zombies a finished one leaves to its reaper)."""
-    found = set()
-    for proc in psutil.process_iter(["name", "status"]):
-        if "chrom" in (proc.info["name"] or "") and proc.info["status"] != psutil.STATUS_ZOMBIE:
-            found.add(proc.pid)
+def _left(mark: str) -> list[int]:
+    """The processes still running that a run marked ``mark`` started (they inherit its environment; not the
+    zombies a finished one leaves to its reaper): every browser and bridge of that run, if any is left."""
+    found = []
+    for proc in psutil.process_iter(["status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and proc.environ().get("REFIMPL_TEST_MARK") == mark:
+                found.append(proc.pid)
+        except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue
     return found
 
 
-def refimpl(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def refimpl(*args: str, cwd: Path = ROOT, mark: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REFIMPL_TEST_MARK": mark} if mark else None
     return subprocess.run([sys.executable, "-m", "refimpl", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, env=env)
 
 
 def _page(tmp_path: Path, name: str, script: str) -> Path:
@@ -92,12 +98,12 @@ CAUSES = {
 @pytest.mark.parametrize("name", sorted(CAUSES))
 def test_a_page_that_misbehaves_is_a_broken_build_and_leaves_no_browser(tmp_path: Path, name: str) -> None:
     script, cause = CAUSES[name]
-    before = _browsers()
+    mark = f"{name}-{os.getpid()}"
     done = refimpl("verify", "--page", str(_page(tmp_path, name, script)), "--game", "lantern-quay",
-                   "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "4")
+                   "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "4", mark=mark)
     assert done.returncode == 3, done.stdout[-2000:]
     assert cause in done.stdout, done.stdout[-2000:]
-    assert _browsers() <= before, "a browser of the run is still running"
+    assert _left(mark) == [], "a process of the run (a browser, the bridge) is still running"
 
 
 def test_nothing_outside_the_pages_origin_is_fetched(tmp_path: Path) -> None:
