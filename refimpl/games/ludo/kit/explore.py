@@ -13,7 +13,10 @@ from ... import JSON, streams
 
 def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
     b = engine.board
-    spot = d.below(b.track)  # the loop square where the pieces crowd
+    # The loop square where the pieces crowd: anywhere, or (a third of the time) one of the board's edges, a start
+    # square (entering, safety) or the square before a seat's home column (the turn home), where rules meet.
+    edges = sorted({*b.starts, *((start + b.last_track_step) % b.track for start in b.starts)})
+    spot = d.pick(edges) if d.one_in(3) else d.below(b.track)
     pieces: dict[str, list[int]] = {}
     for i, seat in enumerate(b.seats):
         if d.one_in(5):
@@ -30,8 +33,11 @@ def ludo(d: Draw, engine: Any, ruleset: str) -> dict[str, JSON]:
             else:
                 step = (spot + d.below(15) - 7 - b.starts[i]) % b.track
                 steps.append(step if step <= b.last_track_step else -1)
-        if d.one_in(4):  # a stack: two or three pieces of this seat on one loop square
+        if d.one_in(4):  # a stack: two or three pieces of this seat on one loop square (half the time the spot)
             square = next((s for s in steps if 0 <= s <= b.last_track_step), None)
+            at_spot = (spot - b.starts[i]) % b.track
+            if square is not None and at_spot <= b.last_track_step and d.one_in(2):
+                steps[steps.index(square)] = square = at_spot
             if square is not None:
                 for k in range(1 + d.below(2)):
                     steps[(steps.index(square) + 1 + k) % b.pieces] = square
