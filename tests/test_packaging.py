@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -239,3 +240,12 @@ def test_a_web_page_from_a_non_editable_install(installed: Installed, tmp_path: 
     doc = json.loads((tmp_path / "out" / "r.json").read_text())
     assert "LQ-SALV-1" in {f["rule"] for c in doc["checks"] if c["failure"] for f in c["failure"]["fields"]}
     assert any(c.get("screens") for c in doc["checks"]) and (tmp_path / "out" / "r.screens").is_dir()
+    codes = (tmp_path / "page" / "index.html").read_text()
+    (tmp_path / "page" / "codes.html").write_text(re.sub(r"reject\('[a-z-]+'", "reject('nope'", codes))
+    play = _run([installed.bin("refimpl"), "verify", "--page", "page/codes.html", *quick, "--level", "play"],
+                cwd=tmp_path)
+    assert play.returncode == 0, play.stdout[-3000:]
+    (tmp_path / "page" / "throws.html").write_text("<script>throw new Error('boom at load')</script>")
+    thrown = _run([installed.bin("refimpl"), "verify", "--page", "page/throws.html", *quick, "--timeout", "20"],
+                  cwd=tmp_path)  # (a loaded machine may take seconds to start a browser: the cause, not a timeout)
+    assert thrown.returncode == 3 and "the page threw while loading" in thrown.stdout, thrown.stdout[-2000:]

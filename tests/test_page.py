@@ -100,7 +100,7 @@ def test_a_page_that_misbehaves_is_a_broken_build_and_leaves_no_browser(tmp_path
     script, cause = CAUSES[name]
     mark = f"{name}-{os.getpid()}"
     done = refimpl("verify", "--page", str(_page(tmp_path, name, script)), "--game", "lantern-quay",
-                   "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "4", mark=mark)
+                   "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "10", mark=mark)
     assert done.returncode == 3, done.stdout[-2000:]
     assert cause in done.stdout, done.stdout[-2000:]
     assert _left(mark) == [], "a process of the run (a browser, the bridge) is still running"
@@ -180,3 +180,10 @@ def test_pytest_judges_a_page_too(tmp_path: Path) -> None:
                            "--kit-games", "lantern-quay", "-k", "start or forms"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and " passed" in done.stdout, done.stdout[-2000:]
+
+
+def test_fuzz_finds_the_broken_copy_and_writes_a_reproducer(tmp_path: Path) -> None:
+    done = refimpl("fuzz", "--page", str(EXAMPLE / "broken.html"), "--game", "lantern-quay", "--ruleset", "v0",
+                   "--examples", "40", "--quiet", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert done.returncode == 1 and "LQ-SALV-1" in done.stdout, done.stdout[-2000:]
+    assert list((tmp_path / "out").glob("*.yaml"))

@@ -17,8 +17,6 @@ from urllib.parse import urlparse
 
 from ..errors import KitError
 
-LAUNCH = 2.0  # seconds the bridge keeps for starting Chromium, out of the first answer's timeout
-
 
 class PageError(KitError):
     """A ``--page`` the kit cannot open: a path that does not exist, a folder without index.html, a URL of
@@ -48,9 +46,9 @@ def resolve(target: str) -> str:
 
 def page_command(target: str, timeout: float) -> str:
     """The shell command of the bridge to the page ``target`` (resolved), whose first answer is due within
-    ``timeout`` seconds: the page gets what is left of them once Chromium has started. Raises PageError."""
-    wait = max(1.0, timeout - LAUNCH)
-    return shlex.join([sys.executable, "-m", "refimpl.page", "--wait", f"{wait:g}", resolve(target)])
+    ``timeout`` seconds: the page gets what is left of them once Chromium has started, and the bridge says why
+    when it is not ready in time. Raises PageError."""
+    return shlex.join([sys.executable, "-m", "refimpl.page", "--within", f"{timeout:g}", resolve(target)])
 
 
 __all__ = ["PageError", "page_command", "resolve"]

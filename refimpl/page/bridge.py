@@ -1,4 +1,4 @@
-"""The bridge between the kit and a web page: ``python -m refimpl.page [--wait S] TARGET``.
+"""The bridge between the kit and a web page: ``python -m refimpl.page [--within S] TARGET``.
 
 It opens TARGET (a local file or folder, served from 127.0.0.1, or an http(s) URL) in the system's headless
 Chromium, waits for the page's protocol object ``window.refimpl`` with a ``handle(request)`` that returns the
@@ -24,6 +24,7 @@ import json
 import os
 import select
 import sys
+import time
 from collections import deque
 from pathlib import Path
 from typing import Any, NoReturn
@@ -33,6 +34,7 @@ from ..util.browser import FLAGS, BrowserMissing, chromium, playwright
 from .channel import Channel, Closed
 from .server import Server
 
+STARTED = time.monotonic()  # the bridge's start: its first answer is due within --within seconds of it
 CONSOLE_LIMIT = 1_000  # console messages a page may write at load or in answering one request: more is a flood
 CONSOLE_BYTES = 4 << 20  # or bytes of console text in the whole run
 CONSOLE_KEPT = 50  # messages of one request (or the load) passed on to the bridge; the rest only counted
@@ -172,25 +174,34 @@ class Bridge:
         self.out.write(text.encode() + b"\n")
 
     # --- the protocol ------------------------------------------------------------------------------------
-    def open(self, url: str, wait: float) -> None:
-        """Load the page and wait for its protocol object. Raises PageBroke."""
+    def open(self, url: str, deadline: float) -> None:
+        """Load the page and wait for its protocol object until ``deadline`` (time.monotonic): a page that threw
+        while loading and has not set it half a second after its load is broken at once, without the wait. Raises
+        PageBroke."""
         from playwright.sync_api import Error as PlaywrightError
 
         try:
-            self.page.goto(url, wait_until="load", timeout=wait * 1000)
-            self.page.wait_for_function(READY, timeout=wait * 1000)
+            self.page.goto(url, wait_until="load", timeout=max(0.1, deadline - time.monotonic()) * 1000)
+            loaded = time.monotonic()
+            while not self.page.evaluate(READY):
+                now = time.monotonic()
+                if self.errors and now > loaded + 0.5:
+                    raise PageBroke(f"the page threw while loading: {self.errors[0]}")
+                if now > deadline:
+                    raise PageBroke(f"the page did not set window.refimpl with a handle function within "
+                                    f"{deadline - loaded:.1f} s of its load ({url})")
+                self.page.wait_for_timeout(50)
         except PlaywrightError as exc:
             if self.errors:
                 raise PageBroke(f"the page threw while loading: {self.errors[0]}") from None
             if "Timeout" in type(exc).__name__ or "Timeout" in str(exc).split("\n")[0]:
-                raise PageBroke(f"the page did not set window.refimpl with a handle function within {wait:g} s "
-                                f"of {url}") from None
+                raise PageBroke(f"the page did not load before the first answer was due ({url})") from None
             raise PageBroke(f"the page could not be opened: {_line(str(exc))}") from None
         self.ready = True
         self.counts = self.page.evaluate(CONSOLE)
         self._healthy()
         if self.channel is not None:
-            self._connect(wait)
+            self._connect(max(0.5, deadline - time.monotonic()))
 
     def _connect(self, wait: float) -> None:
         """Open the page's socket to the bridge (channel.py); where the page cannot (its content security
@@ -360,8 +371,9 @@ def _target(target: str) -> tuple[str, str | None]:
     return name, str(folder)
 
 
-def run(target: str, wait: float) -> int:
-    """Bridge the page at ``target`` until standard input ends or ``quit``. Returns the exit status."""
+def run(target: str, deadline: float) -> int:
+    """Bridge the page at ``target`` until standard input ends or ``quit``; the page must be ready by
+    ``deadline`` (time.monotonic). Returns the exit status."""
     url, folder = _target(target)
     channel = Channel() if folder is not None else None  # a page the bridge serves gets the socket
     server = Server(folder, channel) if folder is not None else None
@@ -373,7 +385,7 @@ def run(target: str, wait: float) -> int:
             try:
                 bridge = Bridge(browser.new_page(viewport={"width": 1024, "height": 768}), _origin(url), channel)
                 try:
-                    bridge.open(url, wait)
+                    bridge.open(url, deadline)
                     for lines in _lines():
                         if not lines or not bridge.serve(lines):
                             break
@@ -397,11 +409,13 @@ def main(argv: list[str] | None = None) -> int:
     """The bridge's command line. Exit 0 after ``quit`` or at the end of input, 1 when the page broke, 2 when
     the browser is missing."""
     parser = argparse.ArgumentParser(prog="python -m refimpl.page", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--wait", type=float, default=10.0, help="seconds the page may take to load")
+    parser.add_argument("--within", type=float, default=10.0,
+                        help="seconds from the bridge's start by which the page must be ready (the first answer's "
+                             "timeout: the bridge keeps half a second of it to say why, if the page is not)")
     parser.add_argument("target", help="a local file or folder (resolved), or an http(s) URL")
     args = parser.parse_args(argv)
     try:
-        return run(args.target, args.wait)
+        return run(args.target, STARTED + args.within - 0.5)
     except BrowserMissing as exc:
         sys.stderr.write(f"refimpl page: {exc}\n")
         return 2
