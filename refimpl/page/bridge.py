@@ -3,15 +3,17 @@
 It opens TARGET (a local file or folder, served from 127.0.0.1, or an http(s) URL) in the system's headless
 Chromium, waits for the page's protocol object ``window.refimpl`` with a ``handle(request)`` that returns the
 answer or a Promise of it (docs/page.md), then reads the protocol's JSON Lines on standard input and writes the
-page's answers on standard output, one a line, in order. Requests read together are handed to the page in one
-call and answered as each is ready, so a pipelining kit is not held to one browser round trip a request.
+page's answers on standard output, one a line, in order. Requests read together are handed to the page as one
+batch (over a socket the page opens to the bridge, channel.py, for a page the bridge serves; else over the
+browser's debugging protocol) and answered together, or as they are made while one keeps the page waiting, so
+a pipelining kit is not held to one browser round trip a request.
 
 The page's misbehaviour ends the bridge with a line on standard error that says what happened, the page's errors
 and the last of its console after it, and exit status 1, which the kit reports as a broken build (exit 3): a page
 that throws at load or in ``handle``, never sets its object, navigates away, opens a dialog that would block it,
 crashes, or floods its console. A page that hangs is the kit's to notice (the answer's timeout). A request for
-anything outside the page's origin is refused and named on standard error; nothing outside the machine is
-fetched for a local page.
+anything outside the page's origin is refused (and named on standard error if the page then breaks): nothing
+outside the machine is fetched for a local page.
 
 ``{"op": "x-refimpl-screenshot", "path": FILE}`` is the bridge's own request, never the page's: a PNG of the page
 as it stands (the kit's failure reports).
