@@ -338,3 +338,23 @@ def test_isolate_env_gives_a_build_the_allow_list_alone(tmp_path: Path) -> None:
     names = set(dump.read_text().split())
     assert kept.returncode == 0 and "SECRET_TOKEN" not in names and "GITHUB_OUTPUT" not in names
     assert "PATH" in names and "REFIMPL_BUILD_TAG" in names
+
+
+def test_the_scenarios_handing_their_build_process_to_the_exploration_changes_no_verdict() -> None:
+    """The speed path (verify/run.py HANDOFF): one build process for the scenarios and the exploration gives the
+    very checks, statuses and differences of a process each (REFIMPL_NO_HANDOFF=1)."""
+    import os
+
+    def checks(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
+        command = build("wrong.py", "install-lights-two")
+        done = subprocess.run([sys.executable, "-m", "refimpl", "verify", "--impl", command, "--game", "lantern-quay",
+                               "--explore", "40",
+                               "--format", "json", "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, **env})
+        assert done.returncode == 1, done.stderr[-2000:]
+        doc = json.loads(done.stdout)
+        return [(c["kind"], c["name"], c["status"], json.dumps(c["failure"], sort_keys=True)) for c in doc["checks"]]
+
+    handed = checks({})
+    assert any(kind == "explore" and status == "failed" for kind, _, status, _ in handed)
+    assert handed == checks({"REFIMPL_NO_HANDOFF": "1"})

@@ -262,10 +262,12 @@ def _scenario_check(scenario: Scenario, outcome: Outcome, transcript: tuple[dict
                  line=scenario.line)
 
 
-def run_scenarios(build: Build, scenarios: list[Scenario], run: Run) -> None:
+def run_scenarios(build: Build, scenarios: list[Scenario], run: Run, keep: bool = False) -> ProtocolDriver | None:
     """Run ``scenarios`` in this process against the build (one build process, started again after it
     breaks), one Check each, recorded as each ends, until the run must stop; the rest is not run. The run's
-    deadline bounds them: a scenario is not started once it has passed."""
+    deadline bounds them: a scenario is not started once it has passed. With ``keep``, the build process is
+    handed back, still running and in step, for the exploration (a slow build, a page, starts once less);
+    else, and when it broke, it is closed and None returned."""
     builds = Builds(build, deadline=run.deadline)
     games, rulesets = run.settings.games, run.settings.rulesets
     wanted_games, wanted_rulesets = set(games) if games else None, set(rulesets) if rulesets else None
@@ -295,7 +297,14 @@ def run_scenarios(build: Build, scenarios: list[Scenario], run: Run) -> None:
             broke = outcome.error if isinstance(outcome.error, BuildBroke) else None
             run.add(_scenario_check(scenario, outcome, kept), broke.cause if broke else None)
     finally:
-        builds.close()
+        current = builds.current
+        if keep and current is not None and current.alive and not current.process.broken:
+            builds.current = None
+            current.transcript = None
+        else:
+            builds.close()
+            current = None
     for scenario in remaining:
         run.add(Check("scenario", scenario.game, scenario.check_name, scenario.rules, Status.NOT_RUN,
                       f"not run: {run.report.stopped}"))
+    return current

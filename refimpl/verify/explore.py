@@ -62,21 +62,22 @@ def reproducer_name(game: str, ruleset: str) -> str:
     return f"explore-{game}-{ruleset}.yaml"
 
 
-def run_exploration(build: Build, run: Run, only: list[tuple[str, str]] | None = None) -> None:
-    """Explore every target (or ``only`` those) on one build process, started again after it breaks, one
-    check each, until the run must stop; what is left is recorded as not run."""
+def run_exploration(build: Build, run: Run, only: list[tuple[str, str]] | None = None,
+                    driver: ProtocolDriver | None = None) -> None:
+    """Explore every target (or ``only`` those) on one build process (``driver``, the scenarios' one handed on,
+    else one started), started again after it breaks, one check each, until the run must stop; what is left is
+    recorded as not run. ``driver`` is closed at the end either way."""
     cases = run.settings.explore
-    if not cases:
-        return
-    skipped = not_run_after_break(run.report.checks)
-    if skipped is not None:
-        for check in skipped:
+    skipped = not_run_after_break(run.report.checks) if cases else None
+    if not cases or skipped is not None:
+        for check in skipped or ():
             run.add(check)
+        if driver is not None:
+            driver.close()
         return
-    driver: ProtocolDriver | None = None
     try:
         try:
-            driver = build.start()
+            driver = driver or build.start()
         except BuildBroke as exc:
             if not run.report.checks:
                 run.report.broke_at_start = exc

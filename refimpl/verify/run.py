@@ -4,6 +4,7 @@ which the matrix, the reports and the exit code are made."""
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 
@@ -66,6 +67,12 @@ def verify(build: Build | str, settings: VerifySettings = VerifySettings(), prog
         return _verify(build, report, settings, selected, chosen, expected, mine, progress)
 
 
+def HANDOFF() -> bool:  # noqa: N802 - a switch, named as one
+    """Whether the scenarios hand their build process on to the exploration (a speed path: a build slow to start,
+    a web page, starts once less; the report is the same, tests/test_verify.py). ``REFIMPL_NO_HANDOFF=1``: off."""
+    return os.environ.get("REFIMPL_NO_HANDOFF", "") in ("", "0")
+
+
 def _run_in_order(build: Build, run: Run, selected: list[Trace], chosen: list[Scenario]) -> None:
     """One job: the traces, the checks between (twice, before any start, perft, own chance), the scenarios, the
     exploration."""
@@ -74,12 +81,16 @@ def _run_in_order(build: Build, run: Run, selected: list[Trace], chosen: list[Sc
         run_traces(build, selected, run)
     with reaching(report, "between", s.coverage):
         _between(build, run, selected)
+    kept = None
+    exploring = bool(s.explore)
     if s.scenarios and not run.stop_reason():
         with reaching(report, "scenarios", s.coverage):
-            run_scenarios(build, chosen, run)
-    if s.explore and not run.stop_reason() and report.broke_at_start is None:
+            kept = run_scenarios(build, chosen, run, keep=exploring and HANDOFF())  # one build process for both
+    if exploring and not run.stop_reason() and report.broke_at_start is None:
         with reaching(report, "explore", s.coverage):
-            run_exploration(build, run)
+            run_exploration(build, run, driver=kept)
+    elif kept is not None:
+        kept.close()
 
 
 def _between(build: Build, run: Run, selected: list[Trace]) -> None:
