@@ -119,6 +119,18 @@ def test_nothing_outside_the_pages_origin_is_fetched(tmp_path: Path) -> None:
     assert json.loads(done.stdout.splitlines()[0])["build"]["name"] == "refused"
 
 
+def test_a_page_that_conforms_but_asks_outside_its_origin_is_told(tmp_path: Path) -> None:
+    """The example page with a script that fetches from outside its origin: it still conforms (the fetch is
+    refused), and the report warns of it."""
+    page = _variant(tmp_path, "fetches", lambda text: text.replace(
+        "</body>", "<script>fetch('https://example.com/track.js').catch(() => {});</script></body>"))
+    done = refimpl("verify", "--page", str(page), "--game", "lantern-quay", "--no-scenarios", "--no-explore",
+                   "--format", "json")
+    assert done.returncode == 0, done.stdout[-2000:]
+    warnings = json.loads(done.stdout)["warnings"]
+    assert any("https://example.com/track.js" in w and "refused" in w for w in warnings), warnings
+
+
 def test_a_missing_page_or_both_impl_and_page_are_bad_input(tmp_path: Path) -> None:
     done = refimpl("verify", "--page", str(tmp_path / "nothing.html"))
     assert done.returncode == 2 and "no such file or folder" in done.stderr

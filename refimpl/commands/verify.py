@@ -135,14 +135,18 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
     settings = replace(settings, transcripts=settings.transcripts or screens_dir is not None)  # (screens_folder)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
+    notes = page_notes() if page is not None else None
+    build = Build(command, settings.timeout, known_answers=not read_all, level=level,
+                  env={"REFIMPL_PAGE_NOTES": notes} if notes else {})
     try:
         with scope():
-            build = Build(command, settings.timeout, known_answers=not read_all, level=level)
             result = verify(build, settings, None if quiet else progress_printer())
     except (TraceError, VerifyError, BadChecks) as exc:
         fail(str(exc))
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
+    if notes:
+        refused_warnings(result, notes)
     if screens_dir is not None and result.count("failed"):
         take_screens(build, result, screens_dir)
     from ..reports import github, markdown
@@ -165,14 +169,19 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
         except OSError as exc:
             click.echo(f"refimpl: cannot append the step summary to {summary}: {yamlsafe.os_reason(exc)}", err=True)
     if record_path:
-        from ..verify import write_expect_fail
-
-        try:
-            n = write_expect_fail(result, record_path)
-        except OSError as exc:
-            fail(f"cannot write {record_path}: {yamlsafe.os_reason(exc)}")
-        click.echo(f"wrote {n} expect-fail entries to {record_path} (recorded, not reviewed)", err=True)
+        record_expect_fail(result, record_path)
     sys.exit(result.exit_code)
+
+
+def record_expect_fail(result: Report, record_path: str) -> None:
+    """``--write-expect-fail``: this run's failures as an expect-fail file; exit 2 if it cannot be written."""
+    from ..verify import write_expect_fail
+
+    try:
+        n = write_expect_fail(result, record_path)
+    except OSError as exc:
+        fail(f"cannot write {record_path}: {yamlsafe.os_reason(exc)}")
+    click.echo(f"wrote {n} expect-fail entries to {record_path} (recorded, not reviewed)", err=True)
 
 
 PROGRESS_STEPS = 10  # off a terminal: a line at each tenth of the run (and one for each problem as it happens)
@@ -256,6 +265,30 @@ def screens_folder(page: str | None, given: str | None, html_path: str | None, j
         except OSError as exc:
             fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
     return where
+
+
+def page_notes() -> str:
+    """A new empty file the page's bridges note each request they refused in (refimpl/page/bridge.py)."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="refimpl-page-notes-", suffix=".txt")
+    os.close(fd)
+    return path
+
+
+def refused_warnings(result: Report, notes: str) -> None:
+    """The requests a page made outside its origin, refused, as the report's warnings; the notes file removed."""
+    try:
+        with open(notes, encoding="utf-8", errors="replace") as f:
+            urls = list(dict.fromkeys(line.strip() for line in f if line.strip()))
+        os.unlink(notes)
+    except OSError:
+        return
+    for url in urls[:10]:
+        result.warnings.append(f"the page asked for {url}, outside its own origin: refused (nothing outside the "
+                               f"page's origin is fetched)")
+    if len(urls) > 10:
+        result.warnings.append(f"... and {len(urls) - 10} more requests outside the page's origin, refused")
 
 
 def take_screens(build: Any, result: Report, where: str) -> None:

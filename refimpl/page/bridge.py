@@ -170,6 +170,7 @@ class Bridge:
         else:
             if len(self.refused) < 20:
                 self.refused.append(_line(url))
+                _note(url)
             route.abort("blockedbyclient")
 
     def _answer(self, text: str) -> None:
@@ -322,6 +323,20 @@ class Bridge:
         out += [f"refused a request outside the page's origin: {u}" for u in self.refused[:5]]
         out.append(f"refimpl page: {cause}")
         return "\n".join(out) + "\n"
+
+
+NOTES = "REFIMPL_PAGE_NOTES"  # a file the kit gives: each request refused, a line, for the report's warnings
+
+
+def _note(url: str) -> None:
+    """Add the refused ``url`` to the kit's notes file, if it gave one (a page that conforms is still told)."""
+    where = os.environ.get(NOTES)
+    if where:
+        try:
+            with open(where, "a", encoding="utf-8") as notes:
+                notes.write(_line(url) + "\n")
+        except OSError:
+            pass
 
 
 def _line(text: str, size: int = 300) -> str:
