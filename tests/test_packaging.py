@@ -245,7 +245,38 @@ def test_a_web_page_from_a_non_editable_install(installed: Installed, tmp_path: 
     play = _run([installed.bin("refimpl"), "verify", "--page", "page/codes.html", *quick, "--level", "play"],
                 cwd=tmp_path)
     assert play.returncode == 0, play.stdout[-3000:]
-    (tmp_path / "page" / "throws.html").write_text("<script>throw new Error('boom at load')</script>")
-    thrown = _run([installed.bin("refimpl"), "verify", "--page", "page/throws.html", *quick, "--timeout", "20"],
-                  cwd=tmp_path)  # (a loaded machine may take seconds to start a browser: the cause, not a timeout)
-    assert thrown.returncode == 3 and "the page threw while loading" in thrown.stdout, thrown.stdout[-2000:]
+    illegal = codes.replace("if (state.placed[action.slot] !== null) return reject('slot-taken', `${action.slot} "
+                            "holds a die`);", "")  # (codes: the page's text before its codes were replaced)
+    (tmp_path / "page" / "illegal.html").write_text(illegal)
+    wrong = _run([installed.bin("refimpl"), "verify", "--page", "page/illegal.html", *quick, "--level", "play"],
+                 cwd=tmp_path)
+    assert illegal != codes and wrong.returncode == 1, wrong.stdout[-3000:]
+    hello = ("if (req.op === 'hello') return {id: req.id, ok: true, protocol: 1, build: {name: 'x'}, "
+             "games: {'lantern-quay': ['v1']}, capabilities: []};")
+    bad = {"throws": ("throw new Error('boom at load');", "the page threw while loading"),
+           "silent": ("document.title = 'no object';", "did not set window.refimpl"),
+           "hangs": ("window.refimpl = {handle(req) {" + hello + " return new Promise(() => {});}};", "hung"),
+           "leaves": ("window.refimpl = {handle(req) {" + hello + " location.href = 'about:blank'; "
+                      "return new Promise(() => {});}};", "navigated away")}
+    for name, (script, cause) in bad.items():
+        (tmp_path / "page" / f"{name}.html").write_text(f"<script>{script}</script>")
+        mark = f"wheel-{name}-{os.getpid()}"
+        # (a loaded machine may take seconds to start a browser: a timeout that leaves room for the cause)
+        done = _run([installed.bin("refimpl"), "verify", "--page", f"page/{name}.html", *quick, "--no-scenarios",
+                     "-k", "start-and-forms", "--timeout", "12"], cwd=tmp_path, env={"REFIMPL_TEST_MARK": mark})
+        assert done.returncode == 3 and cause in done.stdout, (name, done.stdout[-2000:])
+        assert _marked(mark) == [], f"{name}: a process of the run is still running"
+
+
+def _marked(mark: str) -> list[int]:
+    """The processes running (not zombies) whose environment carries ``mark``: what a run so marked left."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and proc.environ().get("REFIMPL_TEST_MARK") == mark:
+                found.append(proc.pid)
+        except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue
+    return found
