@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.marks import left
 from tests.node import missing_reason
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -265,18 +266,5 @@ def test_a_web_page_from_a_non_editable_install(installed: Installed, tmp_path: 
         done = _run([installed.bin("refimpl"), "verify", "--page", f"page/{name}.html", *quick, "--no-scenarios",
                      "-k", "start-and-forms", "--timeout", "12"], cwd=tmp_path, env={"REFIMPL_TEST_MARK": mark})
         assert done.returncode == 3 and cause in done.stdout, (name, done.stdout[-2000:])
-        assert _marked(mark) == [], f"{name}: a process of the run is still running"
+        assert left(mark) == [], f"{name}: a process of the run is still running"
 
-
-def _marked(mark: str) -> list[int]:
-    """The processes running (not zombies) whose environment carries ``mark``: what a run so marked left."""
-    import psutil
-
-    found = []
-    for proc in psutil.process_iter(["status"]):
-        try:
-            if proc.info["status"] != psutil.STATUS_ZOMBIE and proc.environ().get("REFIMPL_TEST_MARK") == mark:
-                found.append(proc.pid)
-        except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
-            continue
-    return found

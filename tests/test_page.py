@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 
 from refimpl.util.browser import BrowserMissing, chromium, playwright
+from tests.marks import left
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "web-lantern-quay"
@@ -31,19 +31,6 @@ def _browser() -> None:
         chromium()
     except BrowserMissing as exc:
         pytest.skip(f"{exc} (.ci/run installs both)")
-
-
-def _left(mark: str) -> list[int]:
-    """The processes still running that a run marked ``mark`` started (they inherit its environment; not the
-    zombies a finished one leaves to its reaper): every browser and bridge of that run, if any is left."""
-    found = []
-    for proc in psutil.process_iter(["status"]):
-        try:
-            if proc.info["status"] != psutil.STATUS_ZOMBIE and proc.environ().get("REFIMPL_TEST_MARK") == mark:
-                found.append(proc.pid)
-        except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
-            continue
-    return found
 
 
 def refimpl(*args: str, cwd: Path = ROOT, mark: str = "") -> subprocess.CompletedProcess[str]:
@@ -103,7 +90,7 @@ def test_a_page_that_misbehaves_is_a_broken_build_and_leaves_no_browser(tmp_path
                    "--no-scenarios", "--no-explore", "-k", "start-and-forms", "--timeout", "10", mark=mark)
     assert done.returncode == 3, done.stdout[-2000:]
     assert cause in done.stdout, done.stdout[-2000:]
-    assert _left(mark) == [], "a process of the run (a browser, the bridge) is still running"
+    assert left(mark) == [], "a process of the run (a browser, the bridge) is still running"
 
 
 def test_nothing_outside_the_pages_origin_is_fetched(tmp_path: Path) -> None:

@@ -317,7 +317,8 @@ class Bridge:
         was refused, and the cause last (the kit's report shows the last lines)."""
         out = []
         if self.console:
-            out.append(f"the page's console (last {len(self.console)} of {self.counts.get('total', 0):,}):")
+            total = max(self.counts.get('total', 0), len(self.console))  # (0 when the page broke before it was counted)
+            out.append(f"the page's console (last {len(self.console)} of {total:,}):")
             out += [f"  {c}" for c in self.console]
         out += [f"page error: {e}" for e in self.errors[:5]]
         out += [f"refused a request outside the page's origin: {u}" for u in self.refused[:5]]
