@@ -27,13 +27,17 @@ def reference_command() -> str:
     return f"{shlex.quote(sys.executable)} -m refimpl serve"
 
 
-def page_option(func: Callable[..., Any]) -> Callable[..., Any]:
+def page_option(func: Callable[..., Any] | None = None, *, multiple: bool = False) -> Any:
     """``--page PATH|URL``: a web page as the build (refimpl/page: the kit speaks to ``window.refimpl`` in the
-    system's headless Chromium)."""
-    return click.option("--page", "page", default=None, metavar="PATH|URL",
-                        help="A web page as the build: a local HTML file or folder (served from 127.0.0.1) or an "
-                             "http(s) URL, whose window.refimpl.handle(request) answers the protocol "
-                             "(docs/page.md). Needs Chromium and the browser extra.")(func)
+    system's headless Chromium); ``multiple`` (verify): repeatable, passed as ``pages``."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        return click.option("--page", "pages" if multiple else "page", multiple=multiple,
+                            default=None, metavar="PATH|URL",
+                            help="A web page as the build: a local HTML file or folder (served from 127.0.0.1) or "
+                                 "an http(s) URL, whose window.refimpl.handle(request) answers the protocol "
+                                 "(docs/page.md). Needs Chromium and the browser extra."
+                                 + (" Twice or more, or with --impl: the builds side by side." if multiple else ""))(f)
+    return decorate if func is None else decorate(func)
 
 
 def level_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -164,3 +168,46 @@ def check_out_folder(folder: str | Path, option: str, given: str) -> None:
     if parent.exists() and not parent.is_dir():
         what = "a file" if parent.is_file() else "not a folder (a FIFO, a device or a socket)"
         fail(f"{option} {given}: {parent} is {what}, where a folder is due")
+
+
+def reproducer_folder(path: str) -> Any:
+    """The reproducer folder: the kit writes ``explore-*.yaml`` there and replaces only the ones it wrote."""
+    from ..util.files import OwnedFolder
+
+    return OwnedFolder(path, "reproducer traces (explore-*.yaml)",
+                       lambda name: name.startswith("explore-") and name.endswith(".yaml"))
+
+
+
+def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None,
+                       files: tuple[str | None, ...] = ()) -> None:
+    """Before a run: refuse (exit 2) a badge, transcript or reproducer folder holding files of the kit's kind
+    that the kit did not write, and a report file that is a folder or a dangling link, so nothing of the user's
+    is replaced, nothing is made where a link points, and no run is wasted."""
+    from ..reports import badges, transcript
+    from ..util import yamlsafe
+    from ..util.files import dangling
+
+    for path in files:
+        if path and path != "-":
+            said = dangling(path)
+            if said is not None:
+                fail(f"cannot write {path}: {said}")
+            if Path(path).is_dir():
+                fail(f"cannot write {path}: a folder, not a file")
+
+    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),
+                         (reproducer_dir, reproducer_folder)):
+        if where:
+            try:
+                owned(where).check()
+            except OSError as exc:
+                fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
+
+
+def append_nonblocking(path: str, text: str) -> None:
+    """Append ``text`` to the file at ``path`` (made if missing), never waiting: a FIFO no one reads fails at once
+    (ENXIO) instead of holding the run after its verdict. Raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    with os.fdopen(fd, "a", encoding="utf-8") as out:
+        out.write(text)

@@ -18,9 +18,12 @@ from ..reports.model import Report
 from ..reports.safetext import printable
 from ..reports.terminal import echo_text
 from ..util import yamlsafe
+from .many import ManyOptions, is_many, many_options, verify_many
 from .options import (
     JOBS,
+    append_nonblocking,
     build_command,
+    check_report_paths,
     fail,
     isolate_env_option,
     level_option,
@@ -28,14 +31,16 @@ from .options import (
     page_option,
     profile_option,
     read_every_answer_option,
+    reproducer_folder,
     write_text,
 )
 
 
 @click.command("verify")
-@click.option("--impl", "command", default=None,
+@click.option("--impl", "commands", multiple=True,
               help="Shell command that starts the build under test (it speaks specs/protocol.md). "
-                   "Default: the reference, refimpl serve.")
+                   "Default: the reference, refimpl serve. Twice or more: the builds side by side in one matrix "
+                   "(docs/many-builds.md).")
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable).")
 @click.option("--ruleset", "rulesets", multiple=True, help="Only this ruleset (repeatable).")
 @click.option("-k", "keyword", help="Only traces and scenarios whose name contains this text.")
@@ -89,12 +94,13 @@ from .options import (
                    "report and named in the JSON.")
 @click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False),
               help="Write the raw requests and responses of every failing check into this folder, as JSON Lines.")
-@page_option
+@page_option(multiple=True)
 @level_option
 @profile_option
 @isolate_env_option
-def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[str, ...], rulesets: tuple[str, ...],
-               keyword: str | None,
+@many_options
+def verify_cmd(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOptions, level: str,
+               games: tuple[str, ...], rulesets: tuple[str, ...], keyword: str | None,
                expect_fail: str | None, timeout: float, trace_paths: tuple[str, ...], no_scenarios: bool,
                lock_step: bool, perft_depth: int, twice: bool, no_oracle: bool, fail_fast: bool,
                max_time: float | None, quiet: bool, fmt: str, junit_xml: str | None, json_path: str | None,
@@ -122,15 +128,14 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
                               jobs=jobs, explore=0 if no_explore else DEFAULT_EXPLORE if explore is None else explore,
                               coverage=coverage)
     if list_only:
-        from ..verify import list_checks
-
-        try:
-            found = list_checks(settings)
-        except (TraceError, VerifyError, BadChecks) as exc:
-            fail(str(exc))
-        click.echo(jsondoc.checks_json(found) if fmt == "json" else textreport.checks_text(found), nl=False)
-        return
-    command = build_command(command, page, timeout)
+        list_and_exit(settings, fmt)
+    if is_many(commands, pages, many):
+        refuse_with_many(record_path, screens_dir, transcript_dir, reproducer_dir, badge_dir, fmt)
+        verify_many(commands, pages, many, replace(settings, profiles=tuple(load_profiles(profile_files))),
+                    {"level": level, "known_answers": not read_all},
+                    {"json": json_path, "junit": junit_xml, "html": html_path}, jobs, quiet, fmt)
+    page = pages[0] if pages else None
+    command = build_command(commands[0] if commands else None, page, timeout)
     screens_dir = screens_folder(page, screens_dir, html_path, json_path)
     settings = replace(settings, transcripts=settings.transcripts or screens_dir is not None)  # (screens_folder)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
@@ -173,6 +178,30 @@ def verify_cmd(command: str | None, page: str | None, level: str, games: tuple[s
     sys.exit(result.exit_code)
 
 
+def list_and_exit(settings: Any, fmt: str) -> None:
+    """``--list``: the checks that would run, with their rules; exit 0 (2 for bad input)."""
+    from ..harness.preflight import BadChecks
+    from ..verify import VerifyError, list_checks
+
+    try:
+        found = list_checks(settings)
+    except (TraceError, VerifyError, BadChecks) as exc:
+        fail(str(exc))
+    click.echo(jsondoc.checks_json(found) if fmt == "json" else textreport.checks_text(found), nl=False)
+    sys.exit(Exit.CONFORMS)
+
+
+def refuse_with_many(record_path: str | None, screens_dir: str | None, transcript_dir: str | None,
+                     reproducer_dir: str | None, badge_dir: str | None, fmt: str) -> None:
+    """Exit 2 for an option a many-builds run does not take, saying what to use instead."""
+    given = [name for name, value in (("--write-expect-fail", record_path), ("--screenshots", screens_dir),
+                                      ("--transcript", transcript_dir), ("--reproducers", reproducer_dir),
+                                      ("--badges", badge_dir), ("--format github", fmt == "github")) if value]
+    if given:
+        fail(f"{given[0]} judges one build: with several, judge that build alone (its badges and pages are in "
+             f"--site)")
+
+
 def record_expect_fail(result: Report, record_path: str) -> None:
     """``--write-expect-fail``: this run's failures as an expect-fail file; exit 2 if it cannot be written."""
     from ..verify import write_expect_fail
@@ -211,39 +240,6 @@ def progress_printer() -> Callable[[Any, int, int], None]:
             click.echo(f"[{done}/{total}] checks done: {tally}", err=True)
 
     return show
-
-
-def reproducer_folder(path: str) -> Any:
-    """The reproducer folder: the kit writes ``explore-*.yaml`` there and replaces only the ones it wrote."""
-    from ..util.files import OwnedFolder
-
-    return OwnedFolder(path, "reproducer traces (explore-*.yaml)",
-                       lambda name: name.startswith("explore-") and name.endswith(".yaml"))
-
-
-def check_report_paths(badge_dir: str | None, transcript_dir: str | None, reproducer_dir: str | None = None,
-                       files: tuple[str | None, ...] = ()) -> None:
-    """Before a run: refuse (exit 2) a badge, transcript or reproducer folder holding files of the kit's kind
-    that the kit did not write, and a report file that is a folder or a dangling link, so nothing of the user's
-    is replaced, nothing is made where a link points, and no run is wasted."""
-    from ..reports import badges, transcript
-    from ..util.files import dangling
-
-    for path in files:
-        if path and path != "-":
-            said = dangling(path)
-            if said is not None:
-                fail(f"cannot write {path}: {said}")
-            if Path(path).is_dir():
-                fail(f"cannot write {path}: a folder, not a file")
-
-    for where, owned in ((badge_dir, badges.folder), (transcript_dir, transcript.folder),
-                         (reproducer_dir, reproducer_folder)):
-        if where:
-            try:
-                owned(where).check()
-            except OSError as exc:
-                fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
 
 
 def screens_folder(page: str | None, given: str | None, html_path: str | None, json_path: str | None) -> str | None:
@@ -333,11 +329,3 @@ def write_reports(result: Report, junit_xml: str | None, json_path: str | None, 
                                                           if c.reproducer)
     except OSError as exc:
         fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
-
-
-def append_nonblocking(path: str, text: str) -> None:
-    """Append ``text`` to the file at ``path`` (made if missing), never waiting: a FIFO no one reads fails at once
-    (ENXIO) instead of holding the run after its verdict. Raises OSError."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
-    with os.fdopen(fd, "a", encoding="utf-8") as out:
-        out.write(text)

@@ -15,6 +15,13 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
+try:
+    import resource
+
+    _RLIMIT_DATA: int | None = resource.RLIMIT_DATA
+except (ImportError, AttributeError):  # Windows: no resource limits
+    _RLIMIT_DATA = None
+
 from ..games import JSON
 from ..util import jsonio
 from . import processes
@@ -39,17 +46,18 @@ class BuildProcess:
     """
 
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, isolate: bool = False, memory: int | None = None) -> None:
         self.command, self.timeout = command, timeout
         self.tag = processes.new_tag()
         self.box = processes.Box(self.tag)
-        environment = {**processes.build_environment(), **(env or {}), processes.BUILD_TAG: self.tag}
+        self.memory = memory
+        environment = {**processes.build_environment(isolate), **(env or {}), processes.BUILD_TAG: self.tag}
         try:
             self.proc = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                                          start_new_session=True, bufsize=0,
                                          env=environment,
-                                         preexec_fn=self.box.preexec)
+                                         preexec_fn=self._preexec)
         except OSError as exc:
             self.box.close()
             raise BuildBroke("crashed-at-start", f"cannot run {command!r}: {exc}") from None
@@ -77,6 +85,16 @@ class BuildProcess:
         # time, whenever an answer is due and none has arrived and every request is written; returns False when
         # there is nothing left to do. Its time counts toward the answer's timeout like any other wait.
         self.idle: Callable[[], bool] | None = None
+
+    def _preexec(self) -> None:
+        """In the child before exec: the box's guards, then the memory bound (RLIMIT_DATA, which every process
+        the build starts inherits; a platform without it keeps the time and output bounds alone)."""
+        self.box.preexec()
+        if self.memory is not None and _RLIMIT_DATA is not None:
+            limit, hard = self.memory << 20, resource.getrlimit(_RLIMIT_DATA)[1]
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)  # never above what the kit itself may have
+            resource.setrlimit(_RLIMIT_DATA, (limit, limit))
 
     # --- the pump ------------------------------------------------------------------------------
     def _watch_stdin(self) -> None:

@@ -49,11 +49,11 @@ ALLOWED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANG
                "TMP", "SYSTEMROOT")
 
 
-def build_environment() -> dict[str, str]:
-    """The environment a build starts with: the kit's whole environment, or, under ``REFIMPL_ISOLATE_ENV=1``,
-    ALLOWED_ENV and the locale's LC_* alone (no tokens, no CI file-command paths); the kit's tags are added
-    by the caller."""
-    if os.environ.get(ISOLATE) != "1":
+def build_environment(isolate: bool = False) -> dict[str, str]:
+    """The environment a build starts with: the kit's whole environment, or, under ``REFIMPL_ISOLATE_ENV=1`` or
+    ``isolate`` (a many-builds run), ALLOWED_ENV and the locale's LC_* alone (no tokens, no CI file-command
+    paths); the kit's tags are added by the caller."""
+    if not isolate and os.environ.get(ISOLATE) != "1":
         return dict(os.environ)
     return {k: v for k, v in os.environ.items() if k in ALLOWED_ENV or k.startswith("LC_") or k == RUN_TAGS}
 GRACE = 1.0  # seconds between SIGTERM and SIGKILL

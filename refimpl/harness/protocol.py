@@ -52,9 +52,10 @@ class Build:
     reference's answer byte for byte is that answer, unread) or, False, every answer read and compared in full
     (``--read-every-answer``; the verdict is the same). ``level``: ``full`` judges every answer whole; ``play``
     judges the rules alone, so a refusal is as good as the reference's refusal of the same request whatever its
-    kind and code (``ProtocolDriver.level``). Raises ValueError for an ``env`` that names a variable the kit keeps
-    for itself (its process tags: a build that set them could hide its children from the clean-up), or an
-    unknown level."""
+    kind and code (``ProtocolDriver.level``). ``isolate`` and ``memory``: what a build nobody trusts is held to
+    (issue 47: processes.build_environment, buildprocess.BuildProcess). Raises ValueError for an ``env`` that
+    names a variable the kit keeps for itself (its process tags: a build that set them could hide its children
+    from the clean-up), or an unknown level."""
 
     command: str
     timeout: float = DEFAULT_TIMEOUT
@@ -62,6 +63,8 @@ class Build:
     env: Mapping[str, str] = field(default_factory=dict)
     known_answers: bool = True
     level: str = "full"
+    isolate: bool = False  # the environment's allow-list alone, whatever the kit's (a many-builds run)
+    memory: int | None = None  # MiB of data each process of the build may hold (RLIMIT_DATA; None: no bound)
 
     def __post_init__(self) -> None:
         kept = sorted(set(self.env) & {processes.BUILD_TAG, processes.RUN_TAGS})
@@ -103,7 +106,8 @@ class ProtocolDriver(CallsByBatch):
         self._noted: tuple[Any, int] = (None, 0)  # (the transcript list, bytes noted in it): _note's bound
         self._next_id = 0
         self._fixed: dict[Op, bytes] = {}  # op -> its request as written, less the id (_send)
-        self.process = BuildProcess(self.build.command, self.build.timeout, self.build.cwd, self.build.env)
+        self.process = BuildProcess(self.build.command, self.build.timeout, self.build.cwd, self.build.env,
+                                    isolate=self.build.isolate, memory=self.build.memory)
         try:
             hello = self._call({"op": "hello", "protocol": PROTOCOL_VERSION})
         except BuildBroke as exc:

@@ -42,6 +42,11 @@ def load_report(path: str | Path) -> Report:
     """A verify JSON report (``verify --json FILE``) read back: JSON nested at most DEPTH deep, valid against
     verify.schema.json (every field of the type the kit writes). Raises SavedReportError naming the file (and
     the field), never anything a report would crash on later (issue 43: exit 4 for a hostile file)."""
+    return checked_report(load_json(path), str(path))
+
+
+def load_json(path: str | Path) -> Any:
+    """A saved report's JSON, read within LIMIT bytes and DEPTH levels. Raises SavedReportError."""
     try:
         doc = json.loads(read_bytes(path, LIMIT))
     except OSError as exc:
@@ -52,6 +57,17 @@ def load_report(path: str | Path) -> Report:
         raise SavedReportError(f"{path}: not JSON: {exc}") from None
     if yamlsafe.too_deep(doc, limit=DEPTH):
         raise SavedReportError(f"{path}: not a refimpl verify report (JSON nested deeper than {DEPTH})")
+    return doc
+
+
+def is_matrix(doc: Any) -> bool:
+    """Whether a saved document is a many-builds matrix (reports/matrix.py) rather than one build's report."""
+    return isinstance(doc, dict) and doc.get("kind") == "refimpl-matrix"
+
+
+def checked_report(doc: Any, path: str) -> Report:
+    """The Report of a verify JSON document ``doc`` (read from ``path``), checked against verify.schema.json.
+    Raises SavedReportError naming the file and the field."""
     error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "the document"
