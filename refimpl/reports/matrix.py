@@ -214,10 +214,30 @@ def matrix_text(m: Matrix) -> str:
             lines.append(f"  ... and {len(bad) - SHOWN_ROWS} more rules (the JSON and HTML reports have them all)")
     elif m.entries:
         lines += ["", "No build misreads a rule."]
+    lines += _first_problems(m)
     if m.interrupted:
         lines += ["", f"Interrupted ({m.interrupted}): the builds above had finished; the others did not run."]
     lines += ["", headline(m)]
     return printable("\n".join(lines) + "\n")
+
+
+def _first_problems(m: Matrix) -> list[str]:
+    """Each build's likeliest first problem in a line (``refimpl report FILE --build NAME`` has them all)."""
+    from .text import likeliest_first
+
+    out = []
+    for e in m.entries:
+        bad = likeliest_first([c for c in e.report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
+        if e.report.broke_at_start is not None:
+            out.append(f"  {e.name}: did not start: {str(e.report.broke_at_start).partition(chr(10))[0][:160]}")
+        elif bad:
+            c = bad[0]
+            said = c.failure.message if c.failure is not None and c.failure.message else c.detail
+            out.append(f"  {e.name}: {c.status} {c.kind} {c.name} [{', '.join(c.credited)}]"
+                       + (f": {said.partition(chr(10))[0][:160]}" if said else "")
+                       + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
+    return ["", "First problems (the likeliest cause first; refimpl report FILE.json --build NAME has them all):",
+            *out] if out else []
 
 
 def matrix_markdown(m: Matrix) -> str:

@@ -120,7 +120,11 @@ def load_builds(path: str | Path) -> Builds:
     error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
     if error is not None:
         where = tuple(error.absolute_path)
-        raise bad(where, f"{yamlsafe.dotted(where) or 'the file'}: {error.message[:300]}")
+        message = error.message[:300]
+        if error.validator == "pattern" and where and where[-1] == "name":
+            message = f"{error.instance!r}: a name is letters, digits, '.', '_' and '-' (at most 64, a letter or " \
+                      "digit first): a column of the matrix and a file name of the site"
+        raise bad(where, f"{yamlsafe.dotted(where) or 'the file'}: {message}")
     base = Path(name).resolve().parent
     specs: list[BuildSpec] = []
     seen: dict[str, int] = {}
