@@ -120,7 +120,8 @@ def test_the_matrix_puts_the_misread_rule_first_and_each_build_s_report_inside(m
     verify_schema = json.loads((ROOT / "refimpl" / "schemas" / "output" / "verify.schema.json").read_text())
     for b in doc["builds"]:
         jsonschema.validate(b["report"], verify_schema)
-    assert [(b["name"], b["verdict"]) for b in doc["builds"]] == [("impl-1", "conforms"), ("impl-2", "does_not_conform")]
+    assert [(b["name"], b["verdict"]) for b in doc["builds"]] == [("impl-1", "conforms"),
+                                                                   ("impl-2", "does_not_conform")]
     first = doc["rules"][0]
     assert first["misread"] == 1 and first["judged"] == 2
     cells = {c["build"]: c["status"] for c in first["cells"]}
@@ -182,8 +183,8 @@ def test_a_build_that_hangs_after_hello_broke_within_its_limit_and_the_other_is_
 def test_one_worker_or_two_give_the_same_matrix_but_for_times(tmp_path: Path) -> None:
     docs = []
     for jobs in ("1", "2"):
-        code, _ = run("verify", "--impl", REFERENCE, "--impl", WRONG, "--impl", build("wrong.py", "forge-spends-on-failure"),
-                      *QUICK, "--jobs", jobs, "--json", str(tmp_path / f"m{jobs}.json"))
+        code, _ = run("verify", "--impl", REFERENCE, "--impl", WRONG, "--impl",
+                      build("wrong.py", "forge-spends-on-failure"), *QUICK, "--jobs", jobs, "--json", str(tmp_path / f"m{jobs}.json"))
         doc = json.loads((tmp_path / f"m{jobs}.json").read_text())
         for b in doc["builds"]:
             b["seconds"] = 0
