@@ -184,7 +184,8 @@ def test_one_worker_or_two_give_the_same_matrix_but_for_times(tmp_path: Path) ->
     docs = []
     for jobs in ("1", "2"):
         code, _ = run("verify", "--impl", REFERENCE, "--impl", WRONG, "--impl",
-                      build("wrong.py", "forge-spends-on-failure"), *QUICK, "--jobs", jobs, "--json", str(tmp_path / f"m{jobs}.json"))
+                      build("wrong.py", "forge-spends-on-failure"), *QUICK, "--jobs", jobs,
+                      "--json", str(tmp_path / f"m{jobs}.json"))
         doc = json.loads((tmp_path / f"m{jobs}.json").read_text())
         for b in doc["builds"]:
             b["seconds"] = 0
