@@ -141,3 +141,25 @@ def test_no_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("refimpl.harness.executor.CONNECT_TIMEOUT", 1.0)
     with pytest.raises(ExecutorError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
         list(run_jobs(_square, [1], cluster="tcp://127.0.0.1:9"))
+
+
+def test_many_builds_on_the_cluster_give_the_local_matrix(cluster: tuple[str, list[subprocess.Popen[bytes]]],
+                                                          tmp_path: Path) -> None:
+    """Issue 47: the same builds file judged on the cluster and locally, the same JSON but for times."""
+    address, _ = cluster
+    py = sys.executable
+    (tmp_path / "builds.yaml").write_text(
+        f"builds:\n  - name: reference\n    command: {py} -m refimpl serve\n"
+        f"  - name: wrong\n    command: {py} {ROOT / 'tests/builds/wrong.py'} install-lights-two\n")
+    docs = []
+    for where in ([], ["--cluster", address]):
+        out = tmp_path / f"m{len(docs)}.json"
+        result = CliRunner().invoke(main, ["verify", "--builds", str(tmp_path / "builds.yaml"), "--game",
+                                           "lantern-quay", "--no-scenarios", "--explore", "2", "--quiet",
+                                           "--json", str(out), *where])
+        assert result.exit_code == 1, result.output[-2000:]
+        doc = json.loads(out.read_text())
+        for b in doc["builds"]:
+            b["seconds"] = 0
+        docs.append(doc)
+    assert docs[0] == docs[1]

@@ -250,3 +250,74 @@ def test_the_site_keeps_each_run_and_a_build_s_transitions(tmp_path: Path) -> No
     (site / "index.html").write_text("mine now")  # the user's: the next run refuses rather than replace it
     code, text = run("verify", "--builds", str(path), *QUICK, "--site", str(site))
     assert code == 2 and "index.html" in text and (site / "index.html").read_text() == "mine now"
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_every_build_of_every_worker_and_prints_what_ran(tmp_path: Path, jobs: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from tests.marks import MARK, left
+
+    mark = f"many-ctrl-c-{jobs}-{os.getpid()}"
+    slow = build("misbehave.py", "hang-mid", "--after", "1")
+    proc = subprocess.Popen([sys.executable, "-m", "refimpl", "verify", "--impl", REFERENCE, "--impl", slow,
+                             "--impl", slow, "--impl", slow, *QUICK, "--timeout", "60", "--jobs", jobs,
+                             "--pass-env", MARK], cwd=tmp_path, env={**os.environ, MARK: mark},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(left(mark)) < 3 and time.monotonic() < deadline:  # the kit and a hanging build at least
+        time.sleep(0.2)
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole foreground group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, out[-2000:], err[-2000:])
+    assert b"Interrupted (Ctrl-C)" in out and b"NOT RUN" in out
+    gone = time.monotonic() + 10
+    while left(mark) and time.monotonic() < gone:
+        time.sleep(0.2)
+    assert left(mark) == []
+
+
+# --- container images ---------------------------------------------------------------------------------------
+
+def _engine() -> str | None:
+    from refimpl.verify.containers import NoEngine, engine
+
+    try:
+        return engine()
+    except NoEngine:
+        return None
+
+
+def test_an_image_build_without_an_engine_is_bad_input_naming_what_was_tried(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # neither docker nor podman on it
+    path = builds_file(tmp_path, f"builds:\n  - name: ref\n    command: {REFERENCE}\n"
+                                 "  - name: boxed\n    image: example/game:1\n")
+    code, text = run("verify", "--builds", str(path), *QUICK)
+    assert code == 2 and "an image build needs docker or podman" in text and "docker: not installed" in text
+    assert f"{path}:4" in text
+
+
+def test_an_image_build_is_judged_and_its_containers_removed(tmp_path: Path) -> None:
+    """Where an engine answers and REFIMPL_TEST_IMAGE names an image whose command serves the protocol (the kit's
+    own image: docs/many-builds.md), the image is judged like a command and leaves no container behind."""
+    import os
+    import subprocess
+
+    image = os.environ.get("REFIMPL_TEST_IMAGE")
+    engine = _engine()
+    if engine is None or not image:
+        pytest.skip("needs docker or podman answering and REFIMPL_TEST_IMAGE naming an image that serves the "
+                    "protocol" + ("" if engine else " (no engine answers here)"))
+    path = builds_file(tmp_path, f"builds:\n  - name: boxed\n    image: {image}\n")
+    code, text = run("verify", "--builds", str(path), *QUICK)
+    assert code == 0, text
+    left_over = subprocess.run([engine, "ps", "-aq", "--filter", "label=dev.refimpl.job"], capture_output=True,
+                               text=True, check=False).stdout.split()
+    assert left_over == []

@@ -134,16 +134,19 @@ def verify_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpt
     check_outputs(reports, many.site)
     job_list = jobs_for(builds, settings, common, many)
     heard = None if quiet else _progress(len(job_list))
+    from ..harness.processes import Terminated, scope
+
     try:
-        matrix = run_many(job_list, gate, jobs, many.cluster, heard)
+        with scope():  # every build process of this run is ended on leaving, however it is left
+            matrix = run_many(job_list, gate, jobs, many.cluster, heard)
     except ExecutorError as exc:
         fail(str(exc))
     except KeyboardInterrupt as exc:
         finished: Any = getattr(exc, "done", None)
         if finished is None:
-            sys.exit(Exit.INTERRUPTED)
+            sys.exit(Exit.TERMINATED if isinstance(exc, Terminated) else Exit.INTERRUPTED)
         matrix = finished
-        matrix.interrupted = "Ctrl-C"
+        matrix.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
     click.echo(matrix_json(matrix) if fmt == "json" else matrix_text(matrix), nl=False)
     write_matrix_reports(matrix, reports, many.site)
     sys.exit(matrix.exit_code)

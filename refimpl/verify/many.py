@@ -55,6 +55,7 @@ class Judged:
     index: int
     report: str
     seconds: float
+    interrupted: str = ""  # Ctrl-C or SIGTERM reached the build's run
 
 
 def judge(job: Job) -> Judged:
@@ -78,7 +79,7 @@ def judge(job: Job) -> Judged:
         if notes is not None:
             report.warnings += _refused(notes)
         report.build = report.build or job.spec.name
-        return Judged(job.index, verify_json(report), time.monotonic() - started)
+        return Judged(job.index, verify_json(report), time.monotonic() - started, report.interrupted)
     finally:
         if job.container is not None:
             remove_containers(*job.container)
@@ -124,6 +125,8 @@ def run_many(jobs_list: Sequence[Job], gate: Sequence[str], jobs: int = 1, clust
             done[job.index] = judged
             if heard is not None:
                 heard(by_index[job.index], judged)
+            if judged.interrupted:  # Ctrl-C reached the build's run (in this process): the rest is not run
+                raise KeyboardInterrupt
     except KeyboardInterrupt as exc:
         exc.done = matrix_of(jobs_list, done, gate)  # type: ignore[attr-defined]
         raise
