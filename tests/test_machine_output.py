@@ -28,7 +28,7 @@ PY = shlex.quote(sys.executable)
 REFERENCE = f"{PY} -m refimpl serve"
 COMMANDS = ("replay", "verify", "fuzz", "mutants", "perft", "simulate", "solve", "map", "tables", "rule")
 # machine output that is no command's own --format json: verify --badges DIR, simulate's what-if (two --ruleset)
-OTHER_SCHEMAS = ("badge", "simulate-compare")
+OTHER_SCHEMAS = ("badge", "simulate-compare", "matrix", "fuzz-matrix")  # and verify, fuzz with several builds
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 # Values copied verbatim from the protocol or a trace (a state view, an action, a fuzz case): their keys
 # are the spec's (region ids such as "north-pass"), so the key check does not go inside them.
@@ -253,3 +253,20 @@ def test_a_report_written_to_stdout_is_stdouts_only_document(tmp_path: Path) -> 
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert json.loads(proc.stdout)["verdict"] == "conforms"
+
+
+def test_several_builds_give_a_matrix_of_their_reports(tmp_path: Path) -> None:
+    """verify and fuzz with two builds (issue 47): the matrix's and the fuzz table's JSON, each build's own report
+    inside valid against its own schema."""
+    wrong = build("wrong.py", "install-lights-two")
+    doc = run_json("verify", "--impl", REFERENCE, "--impl", wrong, "--game", "lantern-quay", "--no-scenarios",
+                   "--explore", "0", "--quiet", "--format", "json", codes=(1,))
+    check("matrix", doc)
+    for b in doc["builds"]:
+        check("verify", b["report"])
+    doc = run_json("fuzz", "--impl", REFERENCE, "--impl", wrong, "--game", "lantern-quay", "--examples", "20",
+                   "--quiet", "--format", "json", "--out", str(tmp_path), codes=(1,))
+    check("fuzz-matrix", doc)
+    assert [b["verdict"] for b in doc["builds"]] == ["no divergence", "diverges"]
+    for b in doc["builds"]:
+        check("fuzz", b["fuzz"])

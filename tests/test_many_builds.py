@@ -321,3 +321,18 @@ def test_an_image_build_is_judged_and_its_containers_removed(tmp_path: Path) -> 
     left_over = subprocess.run([engine, "ps", "-aq", "--filter", "label=dev.refimpl.job"], capture_output=True,
                                text=True, check=False).stdout.split()
     assert left_over == []
+
+
+# --- fuzz across builds -------------------------------------------------------------------------------------
+
+def test_fuzz_across_builds_gives_one_table_and_a_reproducer_folder_a_build(tmp_path: Path) -> None:
+    out = tmp_path / "fuzz-out"
+    code, text = run("fuzz", "--game", "lantern-quay", "--impl", REFERENCE, "--impl", WRONG, "--impl",
+                     build("misbehave.py", "crash-at-start"), "--examples", "25", "--quiet", "--out", str(out))
+    assert code == 3, text
+    rows = {line.split()[0]: line for line in text.splitlines()[2:] if line.startswith("  impl-")}
+    assert "no divergence" in rows["impl-1"] and "DIVERGES" in rows["impl-2"] and "BUILD BROKE" in rows["impl-3"]
+    assert [p.parent.name for p in out.rglob("*.yaml")] == ["impl-2"]
+    code, _ = run("fuzz", "--game", "lantern-quay", "--impl", REFERENCE, "--impl", WRONG, "--gate", "impl-1",
+                  "--examples", "25", "--quiet", "--out", str(out))
+    assert code == 0

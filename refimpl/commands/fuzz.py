@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from ..harness.executor import ExecutorError
 from ..reports.campaigns import broke_text, fuzz_text
 from ..reports.jsondoc import fuzz_json
 from ..status import Status
+from .many import ManyOptions, is_many, many_options
 from .options import (
     build_command,
     check_out_folder,
@@ -28,7 +30,9 @@ from .options import (
 
 
 @click.command("fuzz")
-@click.option("--impl", "command", default=None, help="Shell command of the build (default: the reference).")
+@click.option("--impl", "commands", multiple=True,
+              help="Shell command of the build (default: the reference). Twice or more, or with --builds: each "
+                   "build fuzzed in turn, one table (docs/many-builds.md).")
 @click.option("--game", required=True, help="The game to fuzz.")
 @click.option("--ruleset", default=None, help="The ruleset (default: the game's default).")
 @click.option("--examples", type=click.IntRange(min=1), default=None,
@@ -52,12 +56,14 @@ from .options import (
 @read_every_answer_option
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@page_option
+@page_option(multiple=True)
 @level_option
 @profile_option
 @isolate_env_option
 @cluster_option
-def fuzz_cmd(command: str | None, page: str | None, level: str, game: str, ruleset: str | None,
+@many_options(verify=False)
+def fuzz_cmd(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOptions, level: str, game: str,
+             ruleset: str | None,
              examples: int | None, seed: int, jobs: int,
              max_steps: int | None, shrink_time: float, max_time: float | None, out: str, timeout: float,
              twice: bool, read_all: bool, quiet: bool, fmt: str, profile_files: tuple[str, ...],
@@ -70,24 +76,28 @@ def fuzz_cmd(command: str | None, page: str | None, level: str, game: str, rules
     not) and other requests. Exit 0 no divergence, 1 a divergence (reproducer written), 2 bad usage,
     3 the build broke (crashed, hung, or answered out of protocol; reproducer written when it can be).
     """
-    from ..campaigns.fuzz import FuzzSettings, fuzz
+    from ..campaigns.fuzz import fuzz
 
     if game not in GAMES:
         fail(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
     if ruleset is not None and ruleset not in GAMES[game].info.rulesets:
         fail(f"{game} has no ruleset {ruleset!r} (known: {', '.join(GAMES[game].info.rulesets)})")
-    command = build_command(command, page, timeout)
+    if not is_many(commands, pages, many):
+        command = build_command(commands[0] if commands else None, pages[0] if pages else None, timeout)
     from ..campaigns.fuzz.run import reproducer_path
 
+    if is_many(commands, pages, many):
+        from .fuzzmany import fuzz_many
+
+        fuzz_many(commands, pages, many, fuzz_settings(game, ruleset, examples, seed, max_steps, shrink_time,
+                                                       max_time, timeout, twice, jobs, profile_files), out,
+                  {"level": level, "known_answers": not read_all}, quiet, fmt)
     check_out_folder(reproducer_path(out, game, ruleset or "", seed).parent, "--out", out)  # file or folder, as fuzz
     from ..harness.processes import Terminated, acknowledge, scope
     from ..harness.protocol import Build
 
-    profiles = [p for p in load_profiles(profile_files) if p.game == game]
-    if len(profiles) != len(profile_files):
-        fail(f"--profile: only a profile of {game} applies to fuzz --game {game}")
-    settings = FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs,
-                            profiles[0] if profiles else None)
+    settings = fuzz_settings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs,
+                             profile_files)
 
     def progress(line: str) -> None:
         click.echo(f"fuzz {game}: {line}", err=True)
@@ -113,3 +123,16 @@ def fuzz_cmd(command: str | None, page: str | None, level: str, game: str, rules
     if finding is None:
         sys.exit(Exit.CONFORMS)
     sys.exit(Exit.BUILD_BROKE if finding.kind == Status.BROKE else Exit.DOES_NOT_CONFORM)
+
+
+def fuzz_settings(game: str, ruleset: str | None, examples: int | None, seed: int, max_steps: int | None,
+                  shrink_time: float, max_time: float | None, timeout: float, twice: bool, jobs: int,
+                  profile_files: tuple[str, ...]) -> Any:
+    """The run's FuzzSettings; exit 2 for a profile of another game."""
+    from ..campaigns.fuzz import FuzzSettings
+
+    profiles = [p for p in load_profiles(profile_files) if p.game == game]
+    if len(profiles) != len(profile_files):
+        fail(f"--profile: only a profile of {game} applies to fuzz --game {game}")
+    return FuzzSettings(game, ruleset, examples, seed, max_steps, shrink_time, max_time, timeout, twice, jobs,
+                        profiles[0] if profiles else None)

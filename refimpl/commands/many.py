@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ..errors import Exit
-from .options import append_nonblocking, check_report_paths, fail, write_text
+from .options import append_nonblocking, build_command, check_report_paths, fail, write_text
 
 DEFAULT_MEMORY = 2048  # MiB of data each process of a build may hold in a many-builds run (--memory)
 DEFAULT_BUILD_TIME = 1800.0  # seconds a build's whole run may take in a many-builds run (--build-time)
@@ -34,11 +34,19 @@ class ManyOptions:
     site: str | None
 
 
-def many_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of a many-builds run, handed to ``func`` as one ``many`` argument (ManyOptions)."""
+def many_options(func: Callable[..., Any] | None = None, *, verify: bool = True) -> Any:
+    """The options of a many-builds run, handed to ``func`` as one ``many`` argument (ManyOptions); ``verify``
+    off (fuzz, which has its own --cluster): no --cluster, --site or --build-time."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        return _many_options(f, verify)
+    return decorate if func is None else decorate(func)
+
+
+def _many_options(func: Callable[..., Any], verify: bool) -> Callable[..., Any]:
     @functools.wraps(func)
     def gathered(*args: Any, builds_file: str | None, gate: tuple[str, ...], pass_env: tuple[str, ...], memory: int,
-                 build_time: float, cluster: str | None, site: str | None, **kwargs: Any) -> Any:
+                 build_time: float = DEFAULT_BUILD_TIME, site: str | None = None, **kwargs: Any) -> Any:
+        cluster = kwargs.pop("cluster") if verify else kwargs.get("cluster")
         many = ManyOptions(builds_file, gate, pass_env, memory, build_time, cluster, site)
         return func(*args, many=many, **kwargs)
 
@@ -62,6 +70,8 @@ def many_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="With several builds: add this run to a static site in this folder (an index of runs, "
                           "a page and badge a build, a page a rule: docs/many-builds.md)."),
     ]
+    if not verify:
+        options = options[:4]
     wrapped: Callable[..., Any] = gathered
     for option in reversed(options):
         wrapped = option(wrapped)
@@ -73,37 +83,44 @@ def is_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOptions
     return many.builds_file is not None or len(commands) + len(pages) > 1
 
 
+def start_of(spec: Any, builds: Any, many: ManyOptions, timeout: float,
+             common: dict[str, Any]) -> tuple[Any, tuple[str, str] | None]:
+    """How the kit starts one build of a many-builds run: its Build (the command, a page's bridge or an image's
+    container; the environment's allow-list with what is passed on and its own ``env``; the memory bound), and
+    for an image (the engine, the job's label). Exits 2 for what cannot be started (no browser, no engine)."""
+    from ..harness.protocol import Build
+
+    container = None
+    if spec.image is not None:
+        from ..verify.containers import NoEngine, engine, run_command
+
+        try:
+            found = engine()
+        except NoEngine as exc:
+            fail(f"{spec.where}: {exc}")
+        command, label = run_command(found, spec.image, spec.memory or many.memory)
+        container = (found, label)
+    else:
+        command = build_command(spec.command, spec.page, timeout)
+    passed = {k: os.environ[k] for k in (*builds.pass_env, *many.pass_env) if k in os.environ}
+    try:
+        return Build(command, timeout, cwd=spec.cwd, env={**passed, **spec.env}, level=spec.level or common["level"],
+                     known_answers=common["known_answers"], isolate=True, memory=spec.memory or many.memory), container
+    except ValueError as exc:
+        fail(f"{spec.where}: {exc}")
+
+
 def jobs_for(builds: Any, settings: Any, common: dict[str, Any], many: ManyOptions) -> list[Any]:
     """One verify job a build: its Build (the command, a page's bridge or an image's container; the
     environment's allow-list, the memory bound), and its settings (its games, rulesets, profiles, expect-fail,
     timeout and time). Exits 2 for what cannot be started (no browser, no container engine)."""
-    from ..harness.protocol import Build
     from ..verify.many import Job
-    from .options import build_command, load_profiles
+    from .options import load_profiles
 
     out = []
-    engine: str | None = None
     for i, spec in enumerate(builds.builds):
         timeout = spec.timeout or settings.timeout
-        container = None
-        if spec.image is not None:
-            from ..verify.containers import NoEngine, engine as find_engine, run_command
-
-            try:
-                engine = engine or find_engine()
-            except NoEngine as exc:
-                fail(f"{spec.where}: {exc}")
-            command, label = run_command(engine, spec.image, spec.memory or many.memory)
-            container = (engine, label)
-        else:
-            command = build_command(spec.command, spec.page, timeout)
-        passed = {k: os.environ[k] for k in (*builds.pass_env, *many.pass_env) if k in os.environ}
-        try:
-            build = Build(command, timeout, cwd=spec.cwd, env={**passed, **spec.env}, level=spec.level or
-                          common["level"], known_answers=common["known_answers"], isolate=True,
-                          memory=spec.memory or many.memory)
-        except ValueError as exc:
-            fail(f"{spec.where}: {exc}")
+        build, container = start_of(spec, builds, many, timeout, common)
         mine = replace(settings, games=spec.games or settings.games, rulesets=spec.rulesets or settings.rulesets,
                        profiles=tuple(load_profiles(spec.profiles)) if spec.profiles else settings.profiles,
                        expect_fail=spec.expect_fail or settings.expect_fail, timeout=timeout,
