@@ -5,8 +5,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-for name in ("protocol", "verify_jobs", "explore", "ludo", "simulate", "solve", "page", "cluster", "fuzz", "traces",
-             "long_trace", "reports"):
+for name in ("protocol", "verify_jobs", "explore", "ludo", "simulate", "solve", "page", "cluster", "many", "fuzz",
+             "traces", "long_trace", "reports"):
     print(f"== {name}")
     runpy.run_path(str(HERE / f"{name}.py"), run_name="__main__")
     print()

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ["README.md", "docs/getting-started.md", "docs/commands.md", "docs/profiles.md", "docs/reports.md"]
+FILES = ["README.md", "docs/getting-started.md", "docs/commands.md", "docs/profiles.md", "docs/reports.md",
+         "docs/many-builds.md"]
 BLOCK = re.compile(r"(?:<!-- output of: (?P<cmd>.+?) -->\s*\n)?```text\n(?P<body>.*?)```", re.S)
 DIGEST = re.compile(r"(suite )[0-9a-f]{12}")
 NEEDS_FILES = ("refimpl diff",)  # samples of commands on files a reader makes first: not run here

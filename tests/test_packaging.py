@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 import zipfile
 from dataclasses import dataclass
@@ -268,3 +270,57 @@ def test_a_web_page_from_a_non_editable_install(installed: Installed, tmp_path: 
         assert done.returncode == 3 and cause in done.stdout, (name, done.stdout[-2000:])
         assert left(mark) == [], f"{name}: a process of the run is still running"
 
+
+
+def test_many_builds_from_a_non_editable_install(installed: Installed, tmp_path: Path) -> None:
+    """Issue 47, as a platform: a builds file with the reference, the Node example build, a wrong build, a build
+    that hangs after its hello and one that prints workflow commands and reads its environment; each judged right,
+    the hanging one broke within its limit, nothing of the CI's secrets or commands got through, and the same run
+    on a local Dask cluster gives the same JSON but for times."""
+    py = shlex.quote(sys.executable)
+    builds = tmp_path / "judge" / "builds.yaml"
+    builds.parent.mkdir()
+    builds.write_text(
+        "builds:\n"
+        f"  - name: reference\n    command: {shlex.quote(installed.bin('refimpl'))} serve\n"
+        f"  - name: node\n    command: node adapter/main.js\n    cwd: {installed.repo}\n"
+        f"  - name: wrong\n    command: {py} {ROOT / 'tests/builds/wrong.py'} install-lights-two\n"
+        f"  - name: hangs\n    command: {py} {ROOT / 'tests/builds/misbehave.py'} hang-after-hello\n    timeout: 2\n"
+        f"  - name: leaky\n    command: {py} {ROOT / 'tests/builds/leaky.py'}\n")
+    summary = tmp_path / "summary.md"
+    secrets = {"GITHUB_TOKEN": "tok-e2e-secret", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+               "GITHUB_OUTPUT": str(tmp_path / "gh-output")}
+    quick = ["--game", "lantern-quay", "--no-scenarios", "--explore", "3", "--quiet"]
+    started = time.monotonic()
+    done = _run([installed.bin("refimpl"), "verify", "--builds", "judge/builds.yaml", *quick, "--jobs", "2",
+                 "--json", "out/m.json", "--html", "out/m.html"], cwd=tmp_path, env=secrets)
+    assert done.returncode == 3, done.stdout[-3000:] + done.stderr[-2000:]
+    assert time.monotonic() - started < 240
+    doc = json.loads((tmp_path / "out" / "m.json").read_text())
+    verdicts = {b["name"]: b["verdict"] for b in doc["builds"]}
+    assert verdicts == {"reference": "conforms", "node": "conforms", "wrong": "does_not_conform",
+                        "hangs": "build_broke", "leaky": "build_broke"}, verdicts
+    assert any(r["rule"] == "LQ-INST-2" and r["misread"] == 1 for r in doc["rules"])
+    leaky = next(b for b in doc["builds"] if b["name"] == "leaky")["report"]
+    told = "".join(c["stderr"] for c in leaky["checks"])
+    assert "env GITHUB_TOKEN=<unset>" in told and "env GITHUB_STEP_SUMMARY=<unset>" in told
+    for place in (done.stdout, done.stderr, summary.read_text(), (tmp_path / "out" / "m.html").read_text()):
+        assert "tok-e2e-secret" not in place
+        assert not any(line.lstrip().startswith(("::", "##[")) for line in place.splitlines())
+    assert not (tmp_path / "gh-output").exists()
+    cluster = _run([installed.bin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    f"{installed.wheel}[cluster]"], cwd=tmp_path)
+    if cluster.returncode != 0:
+        pytest.skip(f"the cluster extra could not be installed here: {cluster.stderr[-500:]}")
+    script = ("import subprocess, sys\nfrom distributed import LocalCluster\n"
+              "with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, "
+              "host='127.0.0.1') as c:\n"
+              f"    sys.exit(subprocess.run([{installed.bin('refimpl')!r}, 'verify', '--builds', 'judge/builds.yaml', "
+              f"*{quick!r}, '--cluster', c.scheduler_address, '--json', 'out/dask.json']).returncode)\n")
+    dask = _run([installed.bin("python"), "-c", script], cwd=tmp_path, env=secrets)
+    assert dask.returncode == 3, dask.stdout[-3000:] + dask.stderr[-3000:]
+    local, remote = doc, json.loads((tmp_path / "out" / "dask.json").read_text())
+    for d in (local, remote):
+        for b in d["builds"]:
+            b["seconds"] = 0
+    assert remote == local

@@ -112,7 +112,8 @@ def verify_cmd(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpti
 
     Prints a conformance matrix per game and rule ID. Exit 0 conforms, 1 does not conform,
     2 bad usage or input, 3 the build crashed, hung or broke the protocol, 4 a bug in the kit (nothing
-    said of the build), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+    said of the build), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Several builds (--builds FILE,
+    --impl twice): side by side in one matrix, exit 3 if a gated build broke, else 1 if one does not conform.
     """
     from ..harness.preflight import BadChecks
     from ..harness.processes import scope

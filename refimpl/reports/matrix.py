@@ -5,12 +5,14 @@ summary) and JUnit (one suite a build); the HTML page is ``matrixhtml.py``.
 
 A cell's word, from the build's counts for the rule (``Report.matrix``): ``broke`` if a check of it broke,
 else ``failed`` if one failed or passed unexpectedly, else ``xfail``, else ``passed``, else ``not-run``; a
-build that did not judge the game (its ``games:``) or did not start has ``-`` or ``broke`` everywhere. A rule's
+build that did not judge the game (its ``games:``, or a game its hello does not declare) has ``-``, and one that
+did not start ``broke`` everywhere. A rule's
 share of builds misreading it counts ``failed`` and ``xfail`` (a known misreading is one) over the builds
 that judged it (any word but ``-`` and ``not-run``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +37,11 @@ class Entry:
     report: Report
     seconds: float = 0.0
     games: tuple[str, ...] = ()  # the games it was asked to judge (empty: every game)
+
+    @functools.cached_property
+    def unplayed(self) -> set[str]:
+        """The games the build does not declare (its cells there are ``-``)."""
+        return undeclared(self.report)
 
 
 @dataclass(frozen=True)
@@ -108,11 +115,20 @@ class Matrix:
                                            r.game, order[(r.game, r.rule)]))
 
 
+def undeclared(report: Report) -> set[str]:
+    """The games a build does not play: its hello declared none of their rulesets, so each of their checks is
+    not run, saying so."""
+    games: dict[str, bool] = {}
+    for c in report.checks:
+        games[c.game] = games.get(c.game, True) and c.status == Status.NOT_RUN and "does not declare" in c.detail
+    return {game for game, none in games.items() if none}
+
+
 def cell(entry: Entry, counts: dict[Status, int] | None, game: str) -> tuple[str, dict[str, int]]:
     """The word and counts of one build's cell (the module's words)."""
     if entry.report.broke_at_start is not None:
         return "broke", {}
-    if counts is None or entry.games and game not in entry.games:
+    if counts is None or entry.games and game not in entry.games or game in entry.unplayed:
         return "-", {}
     got = {snake(s): n for s, n in counts.items() if n}
     word = ("broke" if got.get("broke") else "failed" if got.get("failed") or got.get("xpass") else
@@ -170,6 +186,7 @@ MARK = {"passed": "ok", "failed": "FAIL", "xfail": "xfail", "broke": "BROKE", "n
 WORDS = {Exit.CONFORMS: "conforms", Exit.DOES_NOT_CONFORM: "does not conform", Exit.BUILD_BROKE: "build broke",
          Exit.INTERRUPTED: "interrupted", Exit.TERMINATED: "interrupted"}
 SHOWN_ROWS = 40  # rule rows the text and markdown show (the JSON and HTML have them all)
+WIDE = 100  # characters of build names a text line holds before the columns are numbered
 
 
 def _tally(report: Report) -> str:
@@ -193,23 +210,26 @@ def matrix_text(m: Matrix) -> str:
     """The builds and their verdicts, then the rules some build misreads or breaks on, most misread first."""
     names = [e.name for e in m.entries]
     width = max([len(n) for n in names] + [5])
+    # more builds than a line holds by name: the columns are their numbers in the list of builds
+    numbered = sum(max(len(n), 5) + 2 for n in names) > WIDE
+    heads = [f"#{i}" for i in range(1, len(names) + 1)] if numbered else names
     lines = [f"Kit: {m.kit.get('name')} {m.kit.get('version')} (suite {m.kit.get('suite')})", "",
              "Builds:"]
-    for e in m.entries:
+    for i, e in enumerate(m.entries, 1):
         gate = "" if m.gated(e) else "  (not gated)"
-        lines.append(f"  {e.name.ljust(width)}  {WORDS[e.report.exit_code].upper():17} {_tally(e.report)}  "
-                     f"[{e.seconds:.1f} s]{gate}")
-        lines.append(f"  {''.ljust(width)}  {e.target}")
+        lines.append(f"  {f'#{i} ' if numbered else ''}{e.name.ljust(width)}  {WORDS[e.report.exit_code].upper():17} "
+                     f"{_tally(e.report)}  [{e.seconds:.1f} s]{gate}")
+        lines.append(f"  {'    ' if numbered else ''}{''.ljust(width)}  {e.target}")
     lines += [f"  {n.ljust(width)}  NOT RUN (the run was interrupted)" for n in m.not_run]
     bad = [r for r in m.rows() if r.misread or any(w == "broke" for w, _ in r.cells.values())]
     if bad:
         lines += ["", "Rules the builds misread, most misread first (share: builds failing the rule of those judging "
-                  "it):", "  " + "rule".ljust(16) + "share".rjust(7) + "  " + "  ".join(n.ljust(max(len(n), 5))
-                                                                                   for n in names)]
+                  "it):", "  " + "rule".ljust(16) + "share".rjust(7) + "  " + "  ".join(h.ljust(max(len(h), 5))
+                                                                                   for h in heads)]
         for r in bad[:SHOWN_ROWS]:
             share = f"{r.misread}/{r.judged}"
             lines.append("  " + r.rule.ljust(16) + share.rjust(7) + "  " + "  ".join(
-                MARK[r.cells[n][0]].ljust(max(len(n), 5)) for n in names))
+                MARK[r.cells[n][0]].ljust(max(len(h), 5)) for n, h in zip(names, heads)).rstrip())
         if len(bad) > SHOWN_ROWS:
             lines.append(f"  ... and {len(bad) - SHOWN_ROWS} more rules (the JSON and HTML reports have them all)")
     elif m.entries:
