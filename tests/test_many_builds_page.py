@@ -5,6 +5,7 @@ request, field table, rule text and pictures), and nothing else of the failures 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -35,6 +36,7 @@ def test_the_first_screen_is_the_matrix_and_a_click_opens_the_failure(page: Path
         first = tab.locator('#many tbody tr').first
         assert first.get_attribute("data-rule") in ("LQ-INST-2", "LQ-FORGE-3")
         cell = tab.locator('#many tr[data-rule="LQ-INST-2"] td[data-status="failed"] a').first
+        assert re.fullmatch(r"FAIL \d+", cell.inner_text().strip())  # the cell's failing checks counted
         cell.click()
         target = tab.evaluate("location.hash")[1:]
         section = tab.locator(f"section#{target}")

@@ -63,7 +63,9 @@ def _cells(m: Matrix, row: Row, details: dict[tuple[str, int], Detail]) -> list[
         elif word == "broke":
             target = _anchor("build", e.name)
         said = ", ".join(f"{n} {k.replace('_', '-')}" for k, n in counts.items())
-        out.append(Cell(word, MARK[word], f"{e.name}: {row.rule}: {said or word}", target))
+        shown = {"failed": counts.get("failed", 0) + counts.get("xpass", 0)}.get(word, counts.get(word, 0))
+        out.append(Cell(word, f"{MARK[word]} {shown}" if shown else MARK[word],
+                        f"{e.name}: {row.rule}: {said or word}", target))
     return out
 
 
