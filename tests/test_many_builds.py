@@ -64,6 +64,7 @@ builds:
     page: site/index.html
 gate: [mine]
 """)
+    (tmp_path / "app").mkdir()
     builds = load_builds(path)
     ref, mine, web = builds.builds
     assert ref.own_folder and ref.cwd is None
@@ -254,8 +255,8 @@ def test_the_site_keeps_each_run_and_a_build_s_transitions(tmp_path: Path) -> No
 
 # --- Ctrl-C -------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_ends_every_build_of_every_worker_and_prints_what_ran(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize(("jobs", "sig"), [("1", "SIGINT"), ("2", "SIGINT"), ("1", "SIGTERM")])
+def test_ctrl_c_ends_every_build_of_every_worker_and_prints_what_ran(tmp_path: Path, jobs: str, sig: str) -> None:
     import os
     import signal
     import subprocess
@@ -263,7 +264,7 @@ def test_ctrl_c_ends_every_build_of_every_worker_and_prints_what_ran(tmp_path: P
 
     from tests.marks import MARK, left
 
-    mark = f"many-ctrl-c-{jobs}-{os.getpid()}"
+    mark = f"many-ctrl-c-{jobs}-{sig}-{os.getpid()}"
     slow = build("misbehave.py", "hang-mid", "--after", "1")
     proc = subprocess.Popen([sys.executable, "-m", "refimpl", "verify", "--impl", REFERENCE, "--impl", slow,
                              "--impl", slow, "--impl", slow, *QUICK, "--timeout", "60", "--jobs", jobs,
@@ -273,10 +274,11 @@ def test_ctrl_c_ends_every_build_of_every_worker_and_prints_what_ran(tmp_path: P
     while len(left(mark)) < 3 and time.monotonic() < deadline:  # the kit and a hanging build at least
         time.sleep(0.2)
     time.sleep(1.0)
-    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole foreground group
+    os.killpg(proc.pid, getattr(signal, sig))  # as a terminal's Ctrl-C (the whole foreground group), or a cancel
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, (proc.returncode, out[-2000:], err[-2000:])
-    assert b"Interrupted (Ctrl-C)" in out and b"NOT RUN" in out
+    word, code = ("Ctrl-C", 130) if sig == "SIGINT" else ("SIGTERM", 143)
+    assert proc.returncode == code, (proc.returncode, out[-2000:], err[-2000:])
+    assert f"Interrupted ({word})".encode() in out and b"NOT RUN" in out
     gone = time.monotonic() + 10
     while left(mark) and time.monotonic() < gone:
         time.sleep(0.2)
@@ -336,3 +338,95 @@ def test_fuzz_across_builds_gives_one_table_and_a_reproducer_folder_a_build(tmp_
     code, _ = run("fuzz", "--game", "lantern-quay", "--impl", REFERENCE, "--impl", WRONG, "--gate", "impl-1",
                   "--examples", "25", "--quiet", "--out", str(out))
     assert code == 0
+
+
+# --- what a review found -----------------------------------------------------------------------------------
+
+def test_a_name_given_twice_by_the_file_and_the_options_is_bad_input(tmp_path: Path) -> None:
+    path = builds_file(tmp_path, f"builds:\n  - name: impl-1\n    command: {WRONG}\n")
+    code, text = run("verify", "--builds", str(path), "--impl", REFERENCE, *QUICK)
+    assert code == 2 and f"{path}:2: the name 'impl-1' is also the name --impl" in text
+
+
+@pytest.mark.parametrize(("entry", "said"), [
+    ("    cwd: nowhere\n", "builds[0].cwd: "),
+    ("    timeout: .nan\n", "builds[0].timeout: nan is not a number of seconds"),
+    ("    time: .inf\n", "builds[0].time: inf"),
+    ('    name2: x\n', "'name2' was unexpected"),
+])
+def test_a_missing_folder_or_a_number_that_is_none_is_bad_input(tmp_path: Path, entry: str, said: str) -> None:
+    path = builds_file(tmp_path, f"builds:\n  - name: a\n    command: {REFERENCE}\n{entry}")
+    code, text = run("verify", "--builds", str(path), *QUICK)
+    assert code == 2 and said in text and f"{path}:" in text, text
+
+
+def test_an_endless_build_time_is_bad_input() -> None:
+    for value in ("nan", "inf", "0.5"):
+        code, text = run("verify", "--impl", REFERENCE, "--impl", REFERENCE, "--build-time", value, *QUICK)
+        assert code == 2 and "is not a number of seconds of at least 1" in text
+
+
+def test_a_build_s_games_narrow_the_run_s(tmp_path: Path) -> None:
+    path = builds_file(tmp_path, f"builds:\n  - name: ref\n    command: {REFERENCE}\n"
+                                 f"  - name: ludo-only\n    command: {REFERENCE}\n    games: [ludo]\n")
+    code, text = run("verify", "--builds", str(path), *QUICK, "--json", str(tmp_path / "m.json"))
+    assert code == 0 and "ludo-only left out: its games (ludo) are none of --game (lantern-quay)" in text
+    assert [b["name"] for b in json.loads((tmp_path / "m.json").read_text())["builds"]] == ["ref"]
+
+
+def test_a_report_to_stdout_is_stdout_s_one_document() -> None:
+    code, text = run("verify", "--impl", REFERENCE, "--impl", WRONG, *QUICK, "--json", "-")
+    assert code == 1 and json.loads(text)["kind"] == "refimpl-matrix"
+
+
+def test_names_that_make_the_same_anchor_open_their_own_failures(tmp_path: Path) -> None:
+    import re
+
+    path = builds_file(tmp_path, f"builds:\n  - name: a.b\n    command: {WRONG}\n    cwd: .\n"
+                                 f"  - name: a-b\n    command: {build('wrong.py', 'forge-spends-on-failure')}\n"
+                                 f"  - name: c.d\n    command: {build('misbehave.py', 'crash-at-start')}\n")
+    run("verify", "--builds", str(path), *QUICK, "--html", str(tmp_path / "m.html"))
+    page = (tmp_path / "m.html").read_text()
+    ids = re.findall(r'id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), "every anchor once"
+    targets = set(re.findall(r'href="#([^"]+)"', page))
+    assert targets and targets <= set(ids), targets - set(ids)
+
+
+def test_the_step_summary_keeps_a_command_s_pipe_in_its_cell(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    piped = f"{REFERENCE} | cat"
+    run("verify", "--impl", REFERENCE, "--impl", piped, *QUICK, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    row = next(line for line in summary.read_text().splitlines() if line.startswith("| `impl-2`"))
+    import re
+
+    assert len(re.split(r"(?<!\\)\|", row)) == 6, row  # four cells: the command's pipe is escaped
+
+
+def test_a_user_file_that_looks_like_a_run_is_left_alone(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    run("verify", "--impl", REFERENCE, "--impl", REFERENCE, *QUICK, "--site", str(site))
+    (site / "run-latest.json").write_text((site / "run-0001.json").read_text())
+    code, _ = run("verify", "--impl", REFERENCE, "--impl", REFERENCE, *QUICK, "--site", str(site))
+    assert code == 0 and (site / "run-0002.json").is_file() and (site / "run-latest.json").is_file()
+
+
+def test_a_page_s_bridge_gets_the_kit_s_browser_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from refimpl.commands.many import ManyOptions, start_of
+    from refimpl.util.browser import BrowserMissing, chromium, playwright
+    from refimpl.verify.builds import Builds, BuildSpec
+
+    try:
+        playwright()
+        found = chromium()
+    except BrowserMissing as exc:
+        pytest.skip(f"{exc} (.ci/run installs both)")
+    monkeypatch.setenv("REFIMPL_CHROMIUM", found)
+    monkeypatch.setenv("SOME_TOKEN", "secret")
+    many = ManyOptions(None, (), (), 2048, 1800.0, None, None)
+    spec = BuildSpec("web", page=str(ROOT / "examples" / "web-lantern-quay" / "index.html"))
+    build, _ = start_of(spec, Builds((spec,)), many, 5.0, {"level": "full", "known_answers": True})
+    assert build.env["REFIMPL_CHROMIUM"] == found and "SOME_TOKEN" not in build.env and build.isolate
+    plain, _ = start_of(BuildSpec("cmd", command="true"), Builds(()), many, 5.0,
+                        {"level": "full", "known_answers": True})
+    assert "REFIMPL_CHROMIUM" not in plain.env

@@ -36,25 +36,29 @@ def fuzz_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOptio
               common: dict[str, Any], quiet: bool, fmt: str) -> None:
     """Fuzz every build, print the table (or JSON), exit with the gated builds' worst code."""
     from ..campaigns.fuzz.run import reproducer_path
-    from ..verify.builds import BuildsError, from_options, load_builds
+    from ..harness.processes import Terminated, acknowledge
+    from ..verify.builds import BuildsError, gather
 
     try:
-        builds = load_builds(many.builds_file) if many.builds_file else from_options(commands, pages)
-        if many.builds_file and (commands or pages):
-            builds = replace(builds, builds=builds.builds + from_options(commands, pages).builds)
+        builds = gather(many.builds_file, commands, pages)
         gate = builds.gated(many.gate)
     except BuildsError as exc:
         fail(str(exc))
     for spec in builds.builds:
         check_out_folder(reproducer_path(Path(out) / spec.name, settings.game, settings.ruleset or "",
                                          settings.seed).parent, "--out", out)
-    rows = []
+    rows: list[Fuzzed] = []
     try:
         for spec in builds.builds:
             rows.append(_one(spec, builds, many, settings, out, common, quiet, spec.name in gate))
-    except KeyboardInterrupt:
-        click.echo(table(rows, settings.game) + "INTERRUPTED (Ctrl-C): the builds above had finished\n", nl=False)
-        sys.exit(Exit.INTERRUPTED)
+            if rows[-1].result is not None and rows[-1].result.interrupted:
+                raise Terminated if rows[-1].result.interrupted == "SIGTERM" else KeyboardInterrupt
+    except KeyboardInterrupt as exc:
+        acknowledge()
+        word = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+        click.echo(table(rows, settings.game) + f"INTERRUPTED ({word}): the builds above had finished (the last "
+                   "one shrunk as far as it got); the others were not fuzzed\n", nl=False)
+        sys.exit(Exit.TERMINATED if word == "SIGTERM" else Exit.INTERRUPTED)
     click.echo(fuzz_many_json(rows) if fmt == "json" else table(rows, settings.game), nl=False)
     codes = [r.code for r in rows if r.gated]
     sys.exit(Exit.BUILD_BROKE if Exit.BUILD_BROKE in codes else Exit.DOES_NOT_CONFORM

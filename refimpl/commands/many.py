@@ -18,6 +18,30 @@ from .options import append_nonblocking, build_command, check_report_paths, fail
 
 DEFAULT_MEMORY = 2048  # MiB of data each process of a build may hold in a many-builds run (--memory)
 DEFAULT_BUILD_TIME = 1800.0  # seconds a build's whole run may take in a many-builds run (--build-time)
+# What of the kit's environment the kit's own helpers of a build get beside the allow-list (docs/many-builds.md)
+PAGE_ENV = ("REFIMPL_CHROMIUM", "PLAYWRIGHT_BROWSERS_PATH", "PYTHONPATH", "DISPLAY")
+ENGINE_ENV = ("DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY",
+              "CONTAINER_HOST", "CONTAINERS_CONF", "XDG_RUNTIME_DIR")
+
+
+class Finite(click.ParamType):
+    """Seconds: a finite number of at least 1."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        import math
+
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = float("nan")
+        if not math.isfinite(seconds) or seconds < 1:
+            self.fail(f"{value!r} is not a number of seconds of at least 1", param, ctx)
+        return seconds
+
+
+FINITE = Finite()
 
 
 @dataclass(frozen=True)
@@ -61,7 +85,7 @@ def _many_options(func: Callable[..., Any], verify: bool) -> Callable[..., Any]:
                           "(they get an allow-list otherwise; repeatable)."),
         click.option("--memory", type=click.IntRange(min=64), default=DEFAULT_MEMORY, show_default=True,
                      help="With several builds: MiB of data each process of a build may hold."),
-        click.option("--build-time", type=click.FloatRange(min=1), default=DEFAULT_BUILD_TIME, show_default=True,
+        click.option("--build-time", type=FINITE, default=DEFAULT_BUILD_TIME, show_default=True,
                      help="With several builds: seconds one build's whole run may take (the rest is not run)."),
         click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
                      help="With several builds: judge them on the Dask cluster whose scheduler is here (the "
@@ -92,17 +116,21 @@ def start_of(spec: Any, builds: Any, many: ManyOptions, timeout: float,
 
     container = None
     if spec.image is not None:
-        from ..verify.containers import NoEngine, engine, run_command
+        from ..verify.containers import NoEngine, engine, ensure_image, run_command
 
         try:
             found = engine()
+            ensure_image(found, spec.image)
         except NoEngine as exc:
             fail(f"{spec.where}: {exc}")
         command, label = run_command(found, spec.image, spec.memory or many.memory)
         container = (found, label)
     else:
         command = build_command(spec.command, spec.page, timeout)
-    passed = {k: os.environ[k] for k in (*builds.pass_env, *many.pass_env) if k in os.environ}
+    # the kit's own helpers get what they need of the kit's environment: a page's bridge (the kit's process that
+    # drives the browser; the page itself gets nothing of it) and an image's engine client (not the container)
+    kit_own = PAGE_ENV if spec.page is not None else ENGINE_ENV if spec.image is not None else ()
+    passed = {k: os.environ[k] for k in (*builds.pass_env, *many.pass_env, *kit_own) if k in os.environ}
     try:
         return Build(command, timeout, cwd=spec.cwd, env={**passed, **spec.env}, level=spec.level or common["level"],
                      known_answers=common["known_answers"], isolate=True, memory=spec.memory or many.memory), container
@@ -117,16 +145,44 @@ def jobs_for(builds: Any, settings: Any, common: dict[str, Any], many: ManyOptio
     from ..verify.many import Job
     from .options import load_profiles
 
-    out = []
-    for i, spec in enumerate(builds.builds):
+    out: list[Any] = []
+    for spec in builds.builds:
+        games = narrowed(spec, settings)
+        if games == ():
+            click.echo(f"refimpl: {spec.name} left out: its games ({', '.join(spec.games)}) are none of --game "
+                       f"({', '.join(settings.games)})", err=True)
+            continue
         timeout = spec.timeout or settings.timeout
-        build, container = start_of(spec, builds, many, timeout, common)
-        mine = replace(settings, games=spec.games or settings.games, rulesets=spec.rulesets or settings.rulesets,
+        mine = replace(settings, games=games, rulesets=spec.rulesets or settings.rulesets,
                        profiles=tuple(load_profiles(spec.profiles)) if spec.profiles else settings.profiles,
                        expect_fail=spec.expect_fail or settings.expect_fail, timeout=timeout,
                        max_time=min(spec.time or many.build_time, settings.max_time or float("inf")), jobs=1)
-        out.append(Job(i, spec, build, mine, page_notes=spec.page is not None, container=container))
+        checked(spec, mine)
+        build, container = start_of(spec, builds, many, timeout, common)
+        out.append(Job(len(out), spec, build, mine, page_notes=spec.page is not None, container=container))
     return out
+
+
+def narrowed(spec: Any, settings: Any) -> tuple[str, ...] | None:
+    """The games a build judges: its ``games:`` within ``--game`` (None: every game; (): none in common)."""
+    if not spec.games:
+        return settings.games
+    return tuple(g for g in spec.games if not settings.games or g in settings.games)
+
+
+def checked(spec: Any, settings: Any) -> None:
+    """Before anything runs: exit 2, naming the build, for a ruleset none of its games has or an expect-fail file
+    the kit cannot use."""
+    from ..verify.expectations import load_expect_fail
+    from ..verify.selection import check_selection
+    from ..verify.settings import VerifyError
+
+    try:
+        check_selection(settings)
+        if settings.expect_fail:
+            load_expect_fail(settings.expect_fail)
+    except VerifyError as exc:
+        fail(f"{spec.where}: {exc}")
 
 
 def verify_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOptions, settings: Any,
@@ -135,15 +191,13 @@ def verify_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpt
     with the matrix's code. Ctrl-C ends every build and prints what had finished."""
     from ..harness.executor import ExecutorError
     from ..reports.matrix import matrix_json, matrix_text
-    from ..verify.builds import BuildsError, from_options, load_builds
+    from ..verify.builds import BuildsError, gather
     from ..verify.many import run_many
     from ..verify.selection import check_selection
     from ..verify.settings import VerifyError
 
     try:
-        builds = load_builds(many.builds_file) if many.builds_file else from_options(commands, pages)
-        if many.builds_file and (commands or pages):
-            builds = replace(builds, builds=builds.builds + from_options(commands, pages).builds)
+        builds = gather(many.builds_file, commands, pages)
         gate = builds.gated(many.gate) if (builds.gate or many.gate) else ()
         check_selection(settings)
     except (BuildsError, VerifyError) as exc:
@@ -164,7 +218,8 @@ def verify_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpt
             sys.exit(Exit.TERMINATED if isinstance(exc, Terminated) else Exit.INTERRUPTED)
         matrix = finished
         matrix.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
-    click.echo(matrix_json(matrix) if fmt == "json" else matrix_text(matrix), nl=False)
+    if "-" not in reports.values():  # a report written to stdout is stdout's one document
+        click.echo(matrix_json(matrix) if fmt == "json" else matrix_text(matrix), nl=False)
     write_matrix_reports(matrix, reports, many.site)
     sys.exit(matrix.exit_code)
 
@@ -219,7 +274,9 @@ def write_matrix_reports(matrix: Any, reports: dict[str, str | None], site: str 
                 write_text(path, text)
         except OSError as exc:
             fail(f"cannot write {path}: {yamlsafe.os_reason(exc)}")
-    if site:
+    if site and matrix.interrupted:
+        click.echo(f"refimpl: an interrupted run is not added to the site {site}", err=True)
+    elif site:
         from ..reports.site import add_run
 
         try:

@@ -57,6 +57,11 @@ class Row:
         return sum(word in MISREAD for word, _ in self.cells.values())
 
     @property
+    def share(self) -> float:
+        """The share of the builds that judged the rule which misread it (0 when none judged it)."""
+        return self.misread / self.judged if self.judged else 0.0
+
+    @property
     def failing(self) -> int:
         """Failing checks credited to the rule, over every build: among rules as many builds misread, the
         likelier cause (a rule credited by a build's every failure) before the rules a long route also crossed."""
@@ -101,8 +106,8 @@ class Matrix:
         return max(codes, key=lambda c: ORDER.get(c, 5), default=Exit.CONFORMS)
 
     def rows(self) -> list[Row]:
-        """Every rule any build judged, the most misread first (then the most failing checks, the most broken,
-        then game and spec order)."""
+        """Every rule any build judged, the largest share of builds misreading it first (then the most builds, the
+        most failing checks, the most broken, then game and spec order)."""
         tables = {e.name: e.report.matrix() for e in self.entries}
         order: dict[tuple[str, str], int] = {}
         for table in tables.values():
@@ -111,8 +116,9 @@ class Matrix:
                     order.setdefault((game, rule), len(order))
         rows = [Row(game, rule, {e.name: cell(e, tables[e.name].get(game, {}).get(rule), game) for e in self.entries})
                 for game, rule in order]
-        return sorted(rows, key=lambda r: (-r.misread, -r.failing, -sum(w == "broke" for w, _ in r.cells.values()),
-                                           r.game, order[(r.game, r.rule)]))
+        return sorted(rows, key=lambda r: (-r.share, -r.misread, -r.failing,
+                                           -sum(w == "broke" for w, _ in r.cells.values()), r.game,
+                                           order[(r.game, r.rule)]))
 
 
 def undeclared(report: Report) -> set[str]:
@@ -223,7 +229,7 @@ def matrix_text(m: Matrix) -> str:
     lines += [f"  {n.ljust(width)}  NOT RUN (the run was interrupted)" for n in m.not_run]
     bad = [r for r in m.rows() if r.misread or any(w == "broke" for w, _ in r.cells.values())]
     if bad:
-        lines += ["", "Rules the builds misread, most misread first (share: builds failing the rule of those judging "
+        lines += ["", "Rules the builds misread, the largest share first (builds failing the rule of those judging "
                   "it):", "  " + "rule".ljust(16) + "share".rjust(7) + "  " + "  ".join(h.ljust(max(len(h), 5))
                                                                                    for h in heads)]
         for r in bad[:SHOWN_ROWS]:
@@ -263,7 +269,10 @@ def _first_problems(m: Matrix) -> list[str]:
 def matrix_markdown(m: Matrix) -> str:
     """The matrix as markdown (the GitHub step summary): every build's text from the build passes through
     ``markdown.code`` or ``plain``, so none of it becomes markup."""
-    from .markdown import code, plain
+    from .markdown import code as span, plain
+
+    def code(text: object) -> str:  # a code span in a table cell: GitHub splits a cell at any unescaped |
+        return span(text).replace("|", "\\|")
 
     names = [e.name for e in m.entries]
     lines = [f"### {plain(headline(m))}", "", "| build | verdict | checks | what |", "|---|---|---|---|"]

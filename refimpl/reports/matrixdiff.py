@@ -1,6 +1,6 @@
 """Many-builds matrices saved and compared (issue 47): a matrix read back from its JSON (every build's own report
 checked against verify.schema.json), and two matrices compared by ``refimpl diff OLD NEW``: per build present in
-both, the rules whose cell got worse (``regressed``: passed or expected-fail before, failed or broke now) or
+both, the rules whose cell got worse (``regressed``: anything but failed or broke before, failed or broke now) or
 better (``fixed``), with the checks that changed (runs.diff); the builds added and gone."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def transitions(old: Entry, new: Entry) -> dict[str, list[dict[str, str]]]:
     for key in sorted(set(before) | set(after)):
         b, a = before.get(key, "-"), after.get(key, "-")
         change = {"game": key[0], "rule": key[1], "before": b, "after": a}
-        if b in GOOD + ("-",) and a in BAD:
+        if b not in BAD and a in BAD:  # passed, expected-fail, not run or not judged before
             out["regressed"].append(change)
         elif b in BAD and a in GOOD:
             out["fixed"].append(change)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..status import Status
-from .htmlpage import FailureView, Rule, _anchor, _environment, _failure, _rule, _screens, _summary
+from .htmlpage import FailureView, Rule, _environment, _failure, _rule, _screens, _summary
 from .matrix import MARK, WORDS, Matrix, Row, first_failure
 from .model import VERDICTS, Check
 
@@ -53,15 +53,15 @@ def render(m: Matrix) -> str:
 
 def _cells(m: Matrix, row: Row, details: dict[tuple[str, int], Detail]) -> list[Cell]:
     out = []
-    for e in m.entries:
+    for col, e in enumerate(m.entries):  # anchors by column: two names may make the same anchor ("a.b", "a-b")
         word, counts = row.cells[e.name]
         target = None
         if word in ("failed", "xfail", "broke") and e.report.broke_at_start is None:
             check = first_failure(e.report, row.rule, row.game)
             if check is not None:
-                target = _detail(e.name, e.report.checks.index(check), check, details).anchor
+                target = _detail(col, e.name, e.report.checks.index(check), check, details).anchor
         elif word == "broke":
-            target = _anchor("build", e.name)
+            target = f"build-{col}"
         said = ", ".join(f"{n} {k.replace('_', '-')}" for k, n in counts.items())
         shown = {"failed": counts.get("failed", 0) + counts.get("xpass", 0)}.get(word, counts.get(word, 0))
         out.append(Cell(word, f"{MARK[word]} {shown}" if shown else MARK[word],
@@ -69,10 +69,10 @@ def _cells(m: Matrix, row: Row, details: dict[tuple[str, int], Detail]) -> list[
     return out
 
 
-def _detail(build: str, index: int, check: Check, details: dict[tuple[str, int], Detail]) -> Detail:
+def _detail(col: int, build: str, index: int, check: Check, details: dict[tuple[str, int], Detail]) -> Detail:
     key = (build, index)
     if key not in details:
-        prefix = _anchor("f", build, str(index))
+        prefix = f"f-{col}-{index}"
         # the first difference alone: the later ones (each with its pictures) are in the build's own report
         first = replace(check.failure, later=()) if check.failure is not None else None
         failure = _failure(check, first, prefix) if first is not None else None

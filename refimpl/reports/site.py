@@ -26,6 +26,7 @@ from .matrix import Matrix, matrix_document
 from .model import VERDICTS
 
 HISTORY = 100  # runs a site keeps
+_RUN = re.compile(r"run-(\d{4,})\.json")
 _NAME = re.compile(r"^(index\.html|run-\d{4,}\.(json|html)|build-[A-Za-z0-9._-]+\.(html|svg|json)"
                    r"|rule-[A-Za-z0-9._-]+\.html)$")
 
@@ -49,6 +50,8 @@ def _runs(folder: Path) -> list[Run]:
 
     out = []
     for path in sorted(folder.glob("run-*.json")) if folder.is_dir() else []:
+        if not _RUN.fullmatch(path.name):
+            continue  # a file of the user's that only looks like a run
         try:
             doc = load_json(path)
         except SavedReportError:

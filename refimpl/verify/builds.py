@@ -14,8 +14,10 @@ Decisions the issue left open, written here and in docs/many-builds.md:
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -125,6 +127,7 @@ def load_builds(path: str | Path) -> Builds:
             message = f"{error.instance!r}: a name is letters, digits, '.', '_' and '-' (at most 64, a letter or " \
                       "digit first): a column of the matrix and a file name of the site"
         raise bad(where, f"{yamlsafe.dotted(where) or 'the file'}: {message}")
+    _more_checks(data, bad)
     base = Path(name).resolve().parent
     specs: list[BuildSpec] = []
     seen: dict[str, int] = {}
@@ -143,6 +146,8 @@ def load_builds(path: str | Path) -> Builds:
             if ruleset not in known:
                 raise bad(("builds", i, "ruleset"), f"builds[{i}].ruleset: no ruleset {ruleset!r} in its games "
                                                     f"(rulesets: {', '.join(sorted(known))})")
+        if spec.cwd is not None and not Path(spec.cwd).is_dir():
+            raise bad(("builds", i, "cwd"), f"builds[{i}].cwd: {spec.cwd} is not a folder")
         specs.append(spec)
     builds = Builds(tuple(specs), tuple(data.get("gate") or ()), tuple(data.get("pass_env") or ()))
     try:
@@ -150,6 +155,20 @@ def load_builds(path: str | Path) -> Builds:
     except BuildsError as exc:
         raise bad(("gate",), str(exc).replace("--gate ", "gate: ")) from None
     return builds
+
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def _more_checks(data: Mapping[str, Any], bad: Any) -> None:
+    """What the schema cannot say: a name whole (no line break after it), numbers finite. Raises BuildsError."""
+    for i, item in enumerate(data["builds"]):
+        if not _NAME.fullmatch(item["name"]):
+            raise bad(("builds", i, "name"), f"builds[{i}].name: {item['name']!r}: a name is letters, digits, "
+                                             "'.', '_' and '-' (at most 64, a letter or digit first)")
+        for key in ("timeout", "time"):
+            if key in item and not math.isfinite(item[key]):
+                raise bad(("builds", i, key), f"builds[{i}].{key}: {item[key]!r} is not a number of seconds")
 
 
 def _listed(value: Any) -> tuple[str, ...]:
@@ -162,7 +181,7 @@ def _spec(item: Mapping[str, Any], base: Path, where: str) -> BuildSpec:
         return None if p is None else str(base / Path(p).expanduser())
 
     page = item.get("page")
-    if page is not None and not page.startswith(("http://", "https://")):
+    if page is not None and not page.startswith(("http://", "https://", "file:")):
         page = here(page)
     return BuildSpec(name=item["name"], command=item.get("command"), page=page, image=item.get("image"),
                      cwd=here(item.get("cwd")), own_folder="cwd" not in item, env=dict(item.get("env") or {}),
@@ -180,4 +199,19 @@ def from_options(commands: Sequence[str], pages: Sequence[str]) -> Builds:
     return Builds(tuple(specs))
 
 
-__all__ = ["BuildSpec", "Builds", "BuildsError", "from_options", "load_builds"]
+def gather(builds_file: str | None, commands: Sequence[str], pages: Sequence[str]) -> Builds:
+    """The builds of a run: the builds file's, then those ``--impl`` and ``--page`` name. Raises BuildsError
+    for a name given twice (a file's build called ``impl-1`` beside an ``--impl``)."""
+    given = from_options(commands, pages)
+    if builds_file is None:
+        return given
+    builds = load_builds(builds_file)
+    taken = {b.name: b.where for b in builds.builds}
+    for spec in given.builds:
+        if spec.name in taken:
+            raise BuildsError(f"{taken[spec.name]}: the name {spec.name!r} is also the name {spec.where} is given: "
+                              "rename the file's build")
+    return replace(builds, builds=builds.builds + given.builds)
+
+
+__all__ = ["BuildSpec", "Builds", "BuildsError", "from_options", "gather", "load_builds"]

@@ -39,6 +39,24 @@ def engine() -> str:
     raise NoEngine("an image build needs docker or podman (" + "; ".join(tried) + ")")
 
 
+PULL_TIME = 900  # seconds an image may take to pull before the run
+
+
+def ensure_image(engine_path: str, image: str) -> None:
+    """Pull ``image`` before the run when the engine does not have it, so a slow pull is not taken for a build
+    that does not answer its hello. Raises NoEngine saying why it cannot be had."""
+    try:
+        there = subprocess.run([engine_path, "image", "inspect", image], capture_output=True, timeout=60, check=False)
+        if there.returncode == 0:
+            return
+        pulled = subprocess.run([engine_path, "pull", image], capture_output=True, timeout=PULL_TIME, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise NoEngine(f"cannot get the image {image}: {exc}") from None
+    if pulled.returncode != 0:
+        said = (pulled.stderr.decode("utf-8", "replace").strip().splitlines() or ["no reason given"])[-1]
+        raise NoEngine(f"cannot pull the image {image}: {said[:300]}")
+
+
 def run_command(engine_path: str, image: str, memory: int | None) -> tuple[str, str]:
     """(the shell command that starts one container of ``image`` speaking the protocol, its job label)."""
     label = secrets.token_hex(8)
@@ -61,4 +79,4 @@ def remove_containers(engine_path: str, label: str) -> None:
         pass  # the engine went away: nothing the kit can remove
 
 
-__all__ = ["NoEngine", "engine", "remove_containers", "run_command"]
+__all__ = ["NoEngine", "engine", "ensure_image", "remove_containers", "run_command"]

@@ -126,7 +126,9 @@ def run_many(jobs_list: Sequence[Job], gate: Sequence[str], jobs: int = 1, clust
             if heard is not None:
                 heard(by_index[job.index], judged)
             if judged.interrupted:  # Ctrl-C reached the build's run (in this process): the rest is not run
-                raise KeyboardInterrupt
+                from ..harness.processes import Terminated
+
+                raise Terminated if judged.interrupted == "SIGTERM" else KeyboardInterrupt
     except KeyboardInterrupt as exc:
         exc.done = matrix_of(jobs_list, done, gate)  # type: ignore[attr-defined]
         raise
