@@ -430,3 +430,17 @@ def test_a_page_s_bridge_gets_the_kit_s_browser_setting(monkeypatch: pytest.Monk
     plain, _ = start_of(BuildSpec("cmd", command="true"), Builds(()), many, 5.0,
                         {"level": "full", "known_answers": True})
     assert "REFIMPL_CHROMIUM" not in plain.env
+
+
+def test_under_github_actions_each_failing_gated_build_gets_one_escaped_annotation(tmp_path: Path) -> None:
+    path = builds_file(tmp_path, f"builds:\n  - name: ref\n    command: {REFERENCE}\n"
+                                 f"  - name: wrong\n    command: {WRONG}\n"
+                                 f"  - name: leaky\n    command: {build('leaky.py')}\n"
+                                 f"  - name: shown\n    command: {WRONG}\ngate: [ref, wrong, leaky]\n")
+    code, text = run("verify", "--builds", str(path), *QUICK, env={"GITHUB_ACTIONS": "true"})
+    assert code == 3
+    commands = [line for line in text.splitlines() if line.startswith("::")]
+    assert [c.split("::")[1] for c in commands] == [
+        "error title=refimpl verify%3A wrong does not conform", "error title=refimpl verify%3A leaky build broke"]
+    assert "lantern-quay" in commands[0] and "modules: expected" in commands[0]  # its first problem
+    assert not any(line.lstrip().startswith(("::", "##[")) for line in text.splitlines() if line not in commands)

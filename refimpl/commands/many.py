@@ -220,6 +220,10 @@ def verify_many(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpt
         matrix.interrupted = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
     if "-" not in reports.values():  # a report written to stdout is stdout's one document
         click.echo(matrix_json(matrix) if fmt == "json" else matrix_text(matrix), nl=False)
+        if fmt != "json" and os.environ.get("GITHUB_ACTIONS") == "true":
+            from ..reports.matrix import matrix_annotations
+
+            click.echo(matrix_annotations(matrix), nl=False)
     write_matrix_reports(matrix, reports, many.site)
     sys.exit(matrix.exit_code)
 

@@ -247,23 +247,42 @@ def matrix_text(m: Matrix) -> str:
     return printable("\n".join(lines) + "\n")
 
 
+def first_problem(e: Entry) -> str | None:
+    """A build's likeliest first problem in a line, or None when it has none."""
+    from .text import likeliest_first
+
+    bad = likeliest_first([c for c in e.report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
+    if e.report.broke_at_start is not None:
+        return f"did not start: {str(e.report.broke_at_start).partition(chr(10))[0][:160]}"
+    if not bad:
+        return None
+    c = bad[0]
+    said = c.failure.message if c.failure is not None and c.failure.message else c.detail
+    return (f"{c.status} {c.kind} {c.name} [{', '.join(c.credited)}]"
+            + (f": {said.partition(chr(10))[0][:160]}" if said else "")
+            + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
+
+
 def _first_problems(m: Matrix) -> list[str]:
     """Each build's likeliest first problem in a line (``refimpl report FILE --build NAME`` has them all)."""
-    from .text import likeliest_first
+    out = [f"  {e.name}: {said}" for e in m.entries if (said := first_problem(e)) is not None]
+    return ["", "First problems (the likeliest cause first; refimpl report FILE.json --build NAME has them all):",
+            *out] if out else []
+
+
+def matrix_annotations(m: Matrix) -> str:
+    """Under GitHub Actions: one error annotation for each gated build that does not conform or broke, its title
+    the build's name and verdict, its message the build's first problem (escaped as every annotation is:
+    github._escape), so the run's page names which builds failed the gate and why."""
+    from .github import _escape
 
     out = []
     for e in m.entries:
-        bad = likeliest_first([c for c in e.report.checks if c.status in (Status.FAILED, Status.BROKE, Status.XPASS)])
-        if e.report.broke_at_start is not None:
-            out.append(f"  {e.name}: did not start: {str(e.report.broke_at_start).partition(chr(10))[0][:160]}")
-        elif bad:
-            c = bad[0]
-            said = c.failure.message if c.failure is not None and c.failure.message else c.detail
-            out.append(f"  {e.name}: {c.status} {c.kind} {c.name} [{', '.join(c.credited)}]"
-                       + (f": {said.partition(chr(10))[0][:160]}" if said else "")
-                       + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
-    return ["", "First problems (the likeliest cause first; refimpl report FILE.json --build NAME has them all):",
-            *out] if out else []
+        if not m.gated(e) or e.report.exit_code == Exit.CONFORMS:
+            continue
+        title = _escape(f"refimpl verify: {e.name} {WORDS[e.report.exit_code]}", True)
+        out.append(f"::error title={title}::{_escape(first_problem(e) or WORDS[e.report.exit_code])}")
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def matrix_markdown(m: Matrix) -> str:
@@ -320,5 +339,5 @@ def matrix_junit(m: Matrix) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-__all__ = ["Entry", "Matrix", "Row", "first_failure", "matrix_document", "matrix_json", "matrix_junit",
-           "matrix_markdown", "matrix_text"]
+__all__ = ["Entry", "Matrix", "Row", "first_failure", "first_problem", "matrix_annotations", "matrix_document",
+           "matrix_json", "matrix_junit", "matrix_markdown", "matrix_text"]
