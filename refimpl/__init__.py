@@ -11,9 +11,10 @@ The package, room by room (docs/architecture.md says why each module is where it
 - ``harness/``: how the kit talks to a build and judges it: traces, drivers, the protocol and ``serve``, replay
   with the reference as oracle, explicit and own chance, preflight, perft, processes, the executor;
 - ``scenarios/``: the Gherkin scenarios run in process, the steps every game shares in ``scenarios/steps``;
-- ``verify/``: ``refimpl verify``: VerifySettings, the selection, the checks, expected failures, shards;
+- ``verify/``: ``refimpl verify``: VerifySettings, the selection, the checks, expected failures, shards; many
+  builds in one run (``builds``, ``many``, ``containers``);
 - ``reports/``: the report model and every form of it (text, JSON, JUnit, markdown, GitHub, HTML with its
-  templates and pictures, badges, transcripts), saved runs, ``show``;
+  templates and pictures, badges, transcripts), saved runs, ``show``; many builds' matrix and its site;
 - ``campaigns/``: the long runs: ``fuzz/``, ``mutants/`` (the power meter), ``simulate``;
 - ``rulebook/``: what the kit reads from the specs: rule IDs, ``refimpl rule``, profiles, tables;
 - ``suite/`` (the bundled traces, features and specs) and ``schemas/`` (the published JSON Schemas);

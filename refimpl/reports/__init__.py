@@ -8,6 +8,8 @@
   positions; ``show``: one step of a trace drawn; ``hexmap``: the Black Fog map as text;
 - ``badges``: Shields endpoint badges; ``transcript``: a failing check's raw exchanges as JSON Lines;
 - ``runs``: saved reports read back and compared;
+- ``matrix`` (many builds side by side: text, JSON, markdown, JUnit), ``matrixhtml`` (its page), ``matrixdiff``
+  (saved matrices read back and compared) and ``site`` (the static site of runs);
 - ``campaigns``: what fuzz and the power meter print as text; ``terminal``: a text report in colour;
 - ``safetext``: what a build sent, made safe for a terminal, JSON and XML.
 """

@@ -8,6 +8,8 @@ through the protocol, and the report they make.
 - ``between``: the checks between them: the requests twice, the protocol before any start, perft, own chance;
 - ``expectations``: expect-fail files read, checked and applied (xfail, xpass), and written (--write-expect-fail);
 - ``shards``: the checks spread over worker processes (``--jobs N``), put back as one job's report;
+- ``builds``: a builds file and the builds ``--impl``/``--page`` name; ``many``: several builds in one run, each
+  a job of the executor; ``containers``: a container image as a build;
 - ``run``: ``verify`` itself, from its settings to its report.
 """
 
