@@ -248,6 +248,11 @@ def test_the_site_keeps_each_run_and_a_build_s_transitions(tmp_path: Path) -> No
     assert json.loads((site / "build-app.json").read_text())["color"] == "red"
     assert json.loads((site / "build-ref.json").read_text())["message"].startswith("conforms")
     assert 'data-run="2"' in (site / "index.html").read_text()
+    import re
+
+    for page in site.glob("*.html"):  # every link of the site leads to a page or file it holds (or an anchor)
+        for target in re.findall(r'(?:href|src)="([^"#]+)', page.read_text()):
+            assert (site / target).is_file(), f"{page.name} links to {target}, which the site does not hold"
     (site / "index.html").write_text("mine now")  # the user's: the next run refuses rather than replace it
     code, text = run("verify", "--builds", str(path), *QUICK, "--site", str(site))
     assert code == 2 and "index.html" in text and (site / "index.html").read_text() == "mine now"
