@@ -1,7 +1,8 @@
 """The credit of the catalogue's failures (issue 41: the rule that decides a difference owns it), in this process:
 every misreading judged by every trace and scenario of its game, as verify judges them (the traces with the
 reference as oracle, the scenarios under Oracled), and the rules its failures are credited to. A misreading's
-failures should include its own rule and name at most two others.
+failures should include its own rule and name at most two others; ``lead`` says whether the first problem a report
+shows (reports.text.likeliest_first) is credited to it.
 
     python -m tests.misreadings.credit [--only KEY ...] [--jobs 2]
 """
@@ -52,22 +53,27 @@ def credited(key: str) -> dict[str, Any]:
 
 
 def _credited(key: str) -> dict[str, Any]:
+    from refimpl.reports.text import likeliest_first
+
     game, rule = game_of(key), rule_of(key)
     blamed: set[str] = set()
-    failing = 0
+    bad = []
     build = ReferenceDriver({game: MISREADINGS[key]()}, name=key)
     for result in replay_all(_traces(game), build, oracle=ReferenceDriver()):
         check = trace_check(result.trace, result)
         if check.status == Status.FAILED:
-            failing += 1
+            bad.append(check)
             blamed.update(check.credited)
     for scenario in _scenarios(game):
         outcome = run_scenario(scenario, Oracled(ReferenceDriver({game: MISREADINGS[key]()}, name=key)))
         if outcome.status in (Status.FAILED, Status.BROKE):
-            failing += 1
-            blamed.update(_scenario_check(scenario, outcome, ()).credited)
-    return {"key": key, "rule": rule, "failing": failing, "own": rule in blamed,
-            "others": sorted(blamed - {rule})}
+            check = _scenario_check(scenario, outcome, ())
+            bad.append(check)
+            blamed.update(check.credited)
+    first = likeliest_first(bad)[:1]
+    # lead: the report's first problem (the one a builder reads first) is credited to the misreading's own rule
+    return {"key": key, "rule": rule, "failing": len(bad), "own": rule in blamed,
+            "lead": bool(first) and rule in first[0].credited, "others": sorted(blamed - {rule})}
 
 
 def main() -> None:
@@ -83,10 +89,11 @@ def main() -> None:
         print(f"{len(every) - len(records)} broke in this process (left out): "
               f"{', '.join(r['key'] for r in every if 'error' in r)}")
     own = sum(r["own"] for r in records)
+    lead = sum(r["lead"] for r in records)
     few = sum(len(r["others"]) <= OTHERS for r in records)
     counts = [len(r["others"]) for r in records]
-    print(f"{len(records)} misreadings: {own} credited to their own rule; {few} name at most {OTHERS} others "
-          f"(median {statistics.median(counts)}, most {max(counts)})")
+    print(f"{len(records)} misreadings: {own} credited to their own rule, {lead} with it on the first problem shown; "
+          f"{few} name at most {OTHERS} others (median {statistics.median(counts)}, most {max(counts)})")
     for r in records:
         if not r["own"] or len(r["others"]) > OTHERS:
             print(f"  {r['key']}: own {r['own']}, others {r['others']}")
