@@ -141,9 +141,11 @@ def verify_cmd(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpti
     settings = replace(settings, transcripts=settings.transcripts or screens_dir is not None)  # (screens_folder)
     check_report_paths(badge_dir, transcript_dir, reproducer_dir, (junit_xml, json_path, html_path))
     settings = replace(settings, profiles=tuple(load_profiles(profile_files)))
-    notes = page_notes() if page is not None else None
+    from ..verify.screens import NOTES, notes_file, refused
+
+    notes = notes_file() if page is not None else None
     build = Build(command, settings.timeout, known_answers=not read_all, level=level,
-                  env={"REFIMPL_PAGE_NOTES": notes} if notes else {})
+                  env={NOTES: notes} if notes else {})
     try:
         with scope():
             result = verify(build, settings, None if quiet else progress_printer())
@@ -152,7 +154,7 @@ def verify_cmd(commands: tuple[str, ...], pages: tuple[str, ...], many: ManyOpti
     except KeyboardInterrupt:  # while the report was being made: nothing ran to print
         sys.exit(Exit.INTERRUPTED)
     if notes:
-        refused_warnings(result, notes)
+        result.warnings += refused(notes)
     if screens_dir is not None and result.count("failed"):
         take_screens(build, result, screens_dir)
     from ..reports import github, markdown
@@ -262,30 +264,6 @@ def screens_folder(page: str | None, given: str | None, html_path: str | None, j
         except OSError as exc:
             fail(f"cannot write {where}: {yamlsafe.os_reason(exc)}")
     return where
-
-
-def page_notes() -> str:
-    """A new empty file the page's bridges note each request they refused in (refimpl/page/bridge.py)."""
-    import tempfile
-
-    fd, path = tempfile.mkstemp(prefix="refimpl-page-notes-", suffix=".txt")
-    os.close(fd)
-    return path
-
-
-def refused_warnings(result: Report, notes: str) -> None:
-    """The requests a page made outside its origin, refused, as the report's warnings; the notes file removed."""
-    try:
-        with open(notes, encoding="utf-8", errors="replace") as f:
-            urls = list(dict.fromkeys(line.strip() for line in f if line.strip()))
-        os.unlink(notes)
-    except OSError:
-        return
-    for url in urls[:10]:
-        result.warnings.append(f"the page asked for {url}, outside its own origin: refused (nothing outside the "
-                               f"page's origin is fetched)")
-    if len(urls) > 10:
-        result.warnings.append(f"... and {len(urls) - 10} more requests outside the page's origin, refused")
 
 
 def take_screens(build: Any, result: Report, where: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import Exit
 from ..status import Status
-from .jsondoc import dumps, fraction, snake
+from .jsondoc import dumps, fraction, snake, verify_json
 from .model import STATUSES, VERDICTS, Check, Report
 from .safetext import printable
 
@@ -168,18 +168,12 @@ def matrix_document(m: Matrix) -> dict[str, Any]:
                     "exit_code": int(e.report.exit_code), "verdict": VERDICTS[e.report.exit_code],
                     "level": e.report.level, "seconds": round(e.seconds, 3),
                     "summary": {"checks": len(e.report.checks), **{snake(s): e.report.count(s) for s in STATUSES}},
-                    "report": json.loads(_verify_json(e.report))} for e in m.entries],
+                    "report": json.loads(verify_json(e.report))} for e in m.entries],
         "rules": [{"game": r.game, "rule": r.rule, "misread": r.misread, "judged": r.judged,
                    "share_misread": fraction(r.misread, r.judged),
                    "cells": [{"build": name, "status": word, **counts} for name, (word, counts) in r.cells.items()]}
                   for r in rows],
     }
-
-
-def _verify_json(report: Report) -> str:
-    from .jsondoc import verify_json
-
-    return verify_json(report)
 
 
 def matrix_json(m: Matrix) -> str:

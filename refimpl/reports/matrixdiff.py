@@ -59,7 +59,14 @@ def cells(entry: Entry) -> dict[tuple[str, str], str]:
 
 def transitions(old: Entry, new: Entry) -> dict[str, list[dict[str, str]]]:
     """The rules of one build that regressed and were fixed between two runs."""
-    before, after = cells(old), cells(new)
+    return changes(cells(old), cells(new))
+
+
+def changes(before: Mapping[tuple[str, str], str],
+            after: Mapping[tuple[str, str], str]) -> dict[str, list[dict[str, str]]]:
+    """Between two runs' cells of one build ((game, rule) -> word), the rules that regressed (anything but
+    failed or broke before, failed or broke now) and were fixed (failed or broke before, passed or expected-fail
+    now): the one comparison ``diff`` and the site's history make."""
     out: dict[str, list[dict[str, str]]] = {"regressed": [], "fixed": []}
     for key in sorted(set(before) | set(after)):
         b, a = before.get(key, "-"), after.get(key, "-")
@@ -108,4 +115,4 @@ def diff_text(changes: Mapping[str, Any]) -> str:
     return printable("\n".join(lines) + "\n")
 
 
-__all__ = ["diff_matrices", "diff_text", "load_matrix", "matrix_from", "regressed", "transitions"]
+__all__ = ["changes", "diff_matrices", "diff_text", "load_matrix", "matrix_from", "regressed", "transitions"]

@@ -121,16 +121,13 @@ def _safe(rule: str) -> str:
 
 
 def _badge(doc: dict[str, Any], name: str) -> dict[str, Any]:
-    """A Shields endpoint document for one build of a run."""
-    b = next(x for x in doc["builds"] if x["name"] == name)
-    s = b["summary"]
-    if b["verdict"] == "conforms":
-        return {"schemaVersion": 1, "label": name, "message": f"conforms {s.get('passed', 0)}/{s.get('checks', 0)}",
-                "color": "brightgreen"}
-    if b["verdict"] == "build_broke":
-        return {"schemaVersion": 1, "label": name, "message": "broke", "color": "orange"}
-    failing = s.get("failed", 0) + s.get("xpass", 0)
-    return {"schemaVersion": 1, "label": name, "message": f"{failing} failing of {s.get('checks', 0)}", "color": "red"}
+    """A Shields endpoint document for one build of a run: the badge ``verify --badges`` gives that build's
+    report, labelled with its name."""
+    from .badges import _badge as badge
+    from .runs import report_from_json
+
+    report = report_from_json(next(x for x in doc["builds"] if x["name"] == name)["report"])
+    return badge(name, report, report.checks)
 
 
 def _cells(doc: dict[str, Any], name: str) -> dict[tuple[str, str], str]:
@@ -139,8 +136,9 @@ def _cells(doc: dict[str, Any], name: str) -> dict[tuple[str, str], str]:
 
 def _build_history(runs: list[Run], name: str) -> list[dict[str, Any]]:
     """The build's runs, newest first: its verdict and the rules that regressed and were fixed since the run
-    before that judged it."""
-    good, bad = ("passed", "xfail"), ("failed", "broke")
+    before that judged it (matrixdiff.changes, the comparison ``refimpl diff`` makes)."""
+    from .matrixdiff import BAD, changes
+
     out = []
     before: dict[tuple[str, str], str] | None = None
     for run in runs:
@@ -148,15 +146,11 @@ def _build_history(runs: list[Run], name: str) -> list[dict[str, Any]]:
         if b is None:
             continue
         now = _cells(run.doc, name)
-        regressed = fixed = []
-        if before is not None:
-            regressed = [f"{k[1]} ({before.get(k, '-')} \u2192 {v})" for k, v in now.items()
-                         if v in bad and before.get(k, "-") not in bad]
-            fixed = [f"{k[1]} ({before[k]} \u2192 {now.get(k, '-')})" for k in before
-                     if before[k] in bad and now.get(k, "-") in good]
+        moved = changes(before, now) if before is not None else {"regressed": [], "fixed": []}
         out.append({"number": run.number, "when": run.when, "verdict": b["verdict"], "summary": b["summary"],
-                    "first": before is None, "regressed": regressed, "fixed": fixed,
-                    "failing": sorted(k[1] for k, v in now.items() if v in bad)})
+                    "first": before is None, "failing": sorted(k[1] for k, v in now.items() if v in BAD),
+                    **{kind: [f"{c['rule']} ({c['before']} \u2192 {c['after']})" for c in moved[kind]]
+                       for kind in ("regressed", "fixed")}})
         before = now
     return out[::-1]
 

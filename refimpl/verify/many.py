@@ -19,12 +19,13 @@ and the order the builds end in."""
 
 from __future__ import annotations
 
-import os
+import contextlib
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..harness.protocol import Build
 from ..reports.jsondoc import verify_json
@@ -64,20 +65,21 @@ def judge(job: Job) -> Judged:
     from ..harness.processes import scope
     from .containers import remove_containers
     from .run import verify
+    from .screens import NOTES, notes_file, refused
 
     started = time.monotonic()
     folder = tempfile.mkdtemp(prefix=f"refimpl-{job.spec.name}-") if job.spec.own_folder else None
-    notes = _notes_file(folder) if job.page_notes else None
+    notes = notes_file(folder) if job.page_notes else None
     build = job.build
     if folder is not None:
         build = replace(build, cwd=folder)
     if notes is not None:
-        build = replace(build, env={**build.env, "REFIMPL_PAGE_NOTES": notes})
+        build = replace(build, env={**build.env, NOTES: notes})
     try:
         with scope():
             report = verify(build, job.settings)
         if notes is not None:
-            report.warnings += _refused(notes)
+            report.warnings += refused(notes)
         report.build = report.build or job.spec.name
         return Judged(job.index, verify_json(report), time.monotonic() - started, report.interrupted)
     finally:
@@ -85,29 +87,9 @@ def judge(job: Job) -> Judged:
             remove_containers(*job.container)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
-        if notes is not None and folder is None:
-            try:
-                os.unlink(notes)
-            except OSError:
-                pass
-
-
-def _notes_file(folder: str | None) -> str:
-    fd, path = tempfile.mkstemp(prefix="refimpl-page-notes-", suffix=".txt", dir=folder)
-    os.close(fd)
-    return path
-
-
-def _refused(notes: str) -> list[str]:
-    """The requests a page made outside its origin (the bridge notes them), as report warnings."""
-    try:
-        with open(notes, encoding="utf-8", errors="replace") as f:
-            urls = list(dict.fromkeys(line.strip() for line in f if line.strip()))
-    except OSError:
-        return []
-    out = [f"the page asked for {url}, outside its own origin: refused" for url in urls[:10]]
-    return out + ([f"... and {len(urls) - 10} more requests outside the page's origin, refused"]
-                  if len(urls) > 10 else [])
+        elif notes is not None:  # (refused removed it, unless the run did not get that far)
+            with contextlib.suppress(OSError):
+                Path(notes).unlink(missing_ok=True)
 
 
 def run_many(jobs_list: Sequence[Job], gate: Sequence[str], jobs: int = 1, cluster: str | None = None,

@@ -20,7 +20,35 @@ from ..status import Status
 from ..util.files import OwnedFolder
 
 SCREENSHOT = "x-refimpl-screenshot"
+NOTES = "REFIMPL_PAGE_NOTES"  # the variable naming the file a page's bridge notes each refused request in
 LIMIT = 5  # failing checks pictured at most
+
+
+def notes_file(where: str | None = None) -> str:
+    """A new empty file (in the folder ``where``, else the system's temporary one) the page's bridge notes each
+    request it refused in (refimpl/page/bridge.py, through the NOTES variable)."""
+    import os
+
+    fd, path = tempfile.mkstemp(prefix="refimpl-page-notes-", suffix=".txt", dir=where)
+    os.close(fd)
+    return path
+
+
+def refused(notes: str) -> list[str]:
+    """The requests a page made outside its origin, as a report's warnings (at most ten, then how many more);
+    the notes file removed."""
+    import os
+
+    try:
+        with open(notes, encoding="utf-8", errors="replace") as f:
+            urls = list(dict.fromkeys(line.strip() for line in f if line.strip()))
+        os.unlink(notes)
+    except OSError:
+        return []
+    out = [f"the page asked for {url}, outside its own origin: refused (nothing outside the page's origin is "
+           f"fetched)" for url in urls[:10]]
+    return out + ([f"... and {len(urls) - 10} more requests outside the page's origin, refused"]
+                  if len(urls) > 10 else [])
 
 
 def folder(path: str | Path) -> OwnedFolder:
